@@ -4,7 +4,8 @@
  *   main -> run -> parse_all -> parse_number
  *   main -> run -> hash_all -> fnv1a
  *   main -> run -> quicksort -> partition (and quicksort -> quicksort ...)
- * No randomness, no time, no environment: same instruction count every run.
+ * No randomness, no time, no environment: its own functions cost the same
+ * every run (the dynamic loader's share varies a little with the environment).
  * Built with -g -O1 (see Makefile.am).  */
 #include <stdio.h>
 
