@@ -1,0 +1,208 @@
+/* See cmdutil.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "cmdutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void cu_err(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "cycprof %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void oom(void)
+{
+    fputs("cycprof: out of memory\n", stderr);
+    exit(2);
+}
+
+void *cu_malloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *cu_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *cu_realloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+char *cu_strdup(const char *s)
+{
+    return cu_strndup(s, strlen(s));
+}
+
+char *cu_strndup(const char *s, size_t n)
+{
+    char *p = cu_malloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+void cu_grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+    void **a = arr;
+    if (need <= *cap)
+        return;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2 / elem)
+            oom();
+        nc *= 2;
+    }
+    *a = cu_realloc(*a, nc * elem);
+    *cap = nc;
+}
+
+int cu_parse_u64(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+int cu_parse_pct(const char *s, double *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s)
+        return -1;
+    if (*end == '%')
+        end++;
+    if (*end || !(v >= 0) || v > 1e9)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+char *cu_commify(uint64_t v, char *buf)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+    int o = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+char *cu_commify_signed(int64_t v, char *buf)
+{
+    if (v == 0) {
+        strcpy(buf, "0");
+        return buf;
+    }
+    /* Negate via unsigned so INT64_MIN does not overflow. */
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    buf[0] = v < 0 ? '-' : '+';
+    cu_commify(mag, buf + 1);
+    return buf;
+}
+
+char *cu_pct(uint64_t a, uint64_t b, char *buf, size_t len)
+{
+    double p = b ? (double)a * 100.0 / (double)b : 0.0;
+    snprintf(buf, len, "%.1f%%", p);
+    return buf;
+}
+
+int cu_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+char *cu_newest_profile(void)
+{
+    DIR *d = opendir(".");
+    if (!d)
+        return NULL;
+    char *best = NULL;
+    struct timespec best_t = {0, 0};
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        if (strncmp(e->d_name, "cycprof.out.", 12) != 0 ||
+            cu_ends_with(e->d_name, ".pb.gz"))
+            continue;
+        if (stat(e->d_name, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        /* Ties (same mtime) go to the larger name, i.e. usually the later
+         * pid, so the choice does not depend on readdir order. */
+        int newer = !best || st.st_mtim.tv_sec > best_t.tv_sec ||
+                    (st.st_mtim.tv_sec == best_t.tv_sec &&
+                     (st.st_mtim.tv_nsec > best_t.tv_nsec ||
+                      (st.st_mtim.tv_nsec == best_t.tv_nsec &&
+                       strcmp(e->d_name, best) > 0)));
+        if (newer) {
+            free(best);
+            best = cu_strdup(e->d_name);
+            best_t = st.st_mtim;
+        }
+    }
+    closedir(d);
+    return best;
+}
+
+int cu_opt_value(int argc, char **argv, int *i, const char *lname,
+                 const char *sname, const char **val)
+{
+    const char *a = argv[*i];
+    size_t ln = strlen(lname);
+    if (strncmp(a, lname, ln) == 0 && a[ln] == '=') {
+        *val = a + ln + 1;
+        return 1;
+    }
+    if (strcmp(a, lname) == 0 || (sname && strcmp(a, sname) == 0)) {
+        if (*i + 1 >= argc)
+            return -1;
+        *val = argv[++*i];
+        return 1;
+    }
+    /* "-n5" style for the short alias. */
+    if (sname && strncmp(a, sname, strlen(sname)) == 0 && a[strlen(sname)]) {
+        *val = a + strlen(sname);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,55 @@
+/* Helpers shared by the report/diff/folded/flamegraph subcommands:
+ * one-line error reporting, checked allocation, number parsing and
+ * formatting, and finding the default data file. */
+#ifndef CYCPROF_CMDUTIL_H
+#define CYCPROF_CMDUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Size of the error buffers the readers fill ("FILE:LINE: what"). */
+#define CU_ERRLEN 512
+
+/* Print "cycprof CMD: <formatted>" plus newline on stderr. Every user-facing
+ * failure goes through here so that it is exactly one line. */
+void cu_err(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Allocation that never returns NULL: out of memory is not something a
+ * profile reader can recover from, so we report it and exit. */
+void *cu_malloc(size_t n);
+void *cu_calloc(size_t n, size_t size);
+void *cu_realloc(void *p, size_t n);
+char *cu_strdup(const char *s);
+char *cu_strndup(const char *s, size_t n);
+
+/* Grow *arr (element size elem) so that it holds at least need elements. */
+void cu_grow(void *arr, size_t *cap, size_t need, size_t elem);
+
+/* Strict decimal parsers: the whole string must be consumed.
+ * Return 0 on success, -1 on malformed or out of range input. */
+int cu_parse_u64(const char *s, uint64_t *out);
+int cu_parse_pct(const char *s, double *out); /* accepts "5", "0.5", "5%" */
+
+/* "1234567" -> "1,234,567". buf must hold at least 27 bytes. */
+char *cu_commify(uint64_t v, char *buf);
+/* Signed variant with explicit sign: "+1,234" / "-1,234" / "0". */
+char *cu_commify_signed(int64_t v, char *buf);
+
+/* Percentage a/b*100 formatted like "28.4%" (one decimal; "0.0%" for b==0). */
+char *cu_pct(uint64_t a, uint64_t b, char *buf, size_t len);
+
+/* Newest "cycprof.out.*" (not ending in ".pb.gz") in the current directory.
+ * Returns a malloc'd name or NULL if none. */
+char *cu_newest_profile(void);
+
+/* Does the file name end with suffix? */
+int cu_ends_with(const char *s, const char *suffix);
+
+/* Match "--name=value" or "--name value" (and a short alias like "-n").
+ * On match returns 1 and sets *val (advancing *i past a separate value);
+ * returns -1 if the option is present but its value is missing. */
+int cu_opt_value(int argc, char **argv, int *i, const char *lname,
+                 const char *sname, const char **val);
+
+#endif

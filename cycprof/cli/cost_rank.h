@@ -1,0 +1,40 @@
+/* Turns a callgrind profile into ranked rows: cost per function, file,
+ * line or object, self or inclusive, sorted like callgrind_annotate. */
+#ifndef CYCPROF_COST_RANK_H
+#define CYCPROF_COST_RANK_H
+
+#include "callgrind_reader.h"
+
+typedef enum { BY_FUNCTION, BY_FILE, BY_LINE, BY_OBJECT } rank_by_t;
+
+typedef struct rank_row {
+    char *label;          /* "file:function", "file", "file:line", object */
+    const char *func;     /* BY_LINE: the function of the line, else NULL */
+    const char *object;   /* object name or "" */
+    uint64_t *cost;       /* nev values */
+} rank_row_t;
+
+typedef struct rank {
+    rank_row_t *rows;
+    size_t n;
+    size_t nev;
+    uint64_t *costs;      /* storage behind rows[i].cost */
+} rank_t;
+
+/* Parse "function|file|line|object"; -1 if unknown. */
+int rank_by_parse(const char *s, rank_by_t *out);
+const char *rank_by_name(rank_by_t by);
+
+/* Build the rows. inclusive is only meaningful for BY_FUNCTION and follows
+ * callgrind_annotate --inclusive=yes: a function that is called somewhere
+ * costs the sum of the calls= costs it receives; one that is never called
+ * (a root such as _start) costs its self cost plus the calls it makes. */
+void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
+                rank_t *out);
+
+/* Sort descending by the events in order[0..norder), ties by label. */
+void rank_sort(rank_t *r, const int *order, size_t norder);
+
+void rank_free(rank_t *r);
+
+#endif

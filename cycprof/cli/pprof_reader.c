@@ -1,0 +1,324 @@
+/* See pprof_reader.h. Everything the file says is checked before it is
+ * used (indices into the string table, location and function ids), since
+ * protobuf-c only checks the wire format. */
+#define _POSIX_C_SOURCE 200809L
+#include "pprof_reader.h"
+#include "cmdutil.h"
+#include "tuplemap.h"
+#include "profile.pb-c.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+size_t pprof_max_bytes = (size_t)1 << 30;
+
+static int fail(char *err, size_t errlen, const char *name, const char *fmt,
+                ...) __attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, const char *name, const char *fmt,
+                ...)
+{
+    char msg[CU_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, errlen, "%s: %s", name, msg);
+    return -1;
+}
+
+/* gunzip buf into a fresh buffer (*out, *outlen). */
+static int gunzip(const unsigned char *buf, size_t len, unsigned char **out,
+                  size_t *outlen, const char **why)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 15 + 16) != Z_OK) {
+        *why = "zlib initialisation failed";
+        return -1;
+    }
+    size_t cap = len * 4 + 1024, n = 0;
+    if (cap > pprof_max_bytes)
+        cap = pprof_max_bytes;
+    unsigned char *o = cu_malloc(cap);
+    z.next_in = (unsigned char *)buf;
+    int rc = Z_OK;
+    size_t in_left = len;
+    while (rc != Z_STREAM_END) {
+        if (n == cap) {
+            if (cap >= pprof_max_bytes) {
+                *why = "decompressed profile is too large";
+                goto bad;
+            }
+            cap = cap * 2 > pprof_max_bytes ? pprof_max_bytes : cap * 2;
+            o = cu_realloc(o, cap);
+        }
+        /* zlib counts in uInt; feed at most 1 GiB per call. */
+        uInt in_chunk = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
+        z.avail_in = in_chunk;
+        size_t room = cap - n > (1u << 30) ? (1u << 30) : cap - n;
+        z.next_out = o + n;
+        z.avail_out = (uInt)room;
+        rc = inflate(&z, Z_NO_FLUSH);
+        n += room - z.avail_out;
+        in_left -= in_chunk - z.avail_in;
+        if (rc == Z_STREAM_END)
+            break;
+        if (rc == Z_BUF_ERROR && in_left == 0) {
+            *why = "truncated gzip data";
+            goto bad;
+        }
+        if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            *why = "corrupt gzip data";
+            goto bad;
+        }
+    }
+    inflateEnd(&z);
+    *out = o;
+    *outlen = n;
+    return 0;
+bad:
+    inflateEnd(&z);
+    free(o);
+    return -1;
+}
+
+/* id -> index maps for locations and functions (ids are 64-bit). */
+static int index_ids(tuplemap_t *m, size_t n, uint64_t (*id_of)(void *, size_t),
+                     void *arr, const char **why)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t id = id_of(arr, i);
+        int added;
+        if (id == 0) {
+            *why = "id 0";
+            return -1;
+        }
+        /* Index k == i because every id is new. */
+        tuplemap_get(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0, &added);
+        if (!added) {
+            *why = "duplicate id";
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static size_t find_id(const tuplemap_t *m, uint64_t id)
+{
+    return tuplemap_find(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0);
+}
+
+static uint64_t loc_id(void *a, size_t i)
+{
+    return ((Perftools__Profiles__Location **)a)[i]->id;
+}
+
+static uint64_t fn_id(void *a, size_t i)
+{
+    return ((Perftools__Profiles__Function **)a)[i]->id;
+}
+
+/* Frame name: sanitised so that the folded format stays parseable
+ * (';' separates frames, a newline ends the record). */
+static uint32_t frame_name(stack_profile_t *sp, const char *s)
+{
+    size_t n = strlen(s);
+    if (!strpbrk(s, ";\n\r"))
+        return intern_n(&sp->names, s, n);
+    char *c = cu_strdup(s);
+    for (char *q = c; *q; q++)
+        if (*q == ';')
+            *q = ':';
+        else if (*q == '\n' || *q == '\r')
+            *q = ' ';
+    uint32_t id = intern_n(&sp->names, c, n);
+    free(c);
+    return id;
+}
+
+static int build(stack_profile_t *sp, const char *name,
+                 Perftools__Profiles__Profile *pr, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    size_t nstr = pr->n_string_table;
+#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
+    if (pr->n_sample_type == 0)
+        return fail(err, errlen, name, "profile has no sample types");
+    for (size_t i = 0; i < pr->n_sample_type; i++)
+        if (!STR_OK(pr->sample_type[i]->type) || !STR_OK(pr->sample_type[i]->unit))
+            return fail(err, errlen, name, "sample type %zu: string index "
+                                           "out of range", i);
+    /* The value pprof shows by default: default_sample_type, else last. */
+    size_t vi = pr->n_sample_type - 1;
+    if (pr->default_sample_type) {
+        if (!STR_OK(pr->default_sample_type))
+            return fail(err, errlen, name, "default_sample_type: string "
+                                           "index out of range");
+        for (size_t i = 0; i < pr->n_sample_type; i++)
+            if (pr->sample_type[i]->type == pr->default_sample_type)
+                vi = i;
+    }
+    {
+        const char *t = pr->string_table[pr->sample_type[vi]->type];
+        const char *u = pr->string_table[pr->sample_type[vi]->unit];
+        size_t n = strlen(t) + strlen(u) + 2;
+        free(sp->unit);
+        sp->unit = cu_malloc(n);
+        snprintf(sp->unit, n, "%s/%s", t, u);
+    }
+
+    tuplemap_t locs, fns;
+    tuplemap_init(&locs);
+    tuplemap_init(&fns);
+    uint32_t *fname = NULL, *frames = NULL;
+    size_t frames_cap = 0;
+    int rc = 0;
+
+    if (index_ids(&locs, pr->n_location, loc_id, pr->location, &why) < 0) {
+        rc = fail(err, errlen, name, "location: %s", why);
+        goto out;
+    }
+    if (index_ids(&fns, pr->n_function, fn_id, pr->function, &why) < 0) {
+        rc = fail(err, errlen, name, "function: %s", why);
+        goto out;
+    }
+    /* Function names, resolved once. */
+    fname = cu_calloc(pr->n_function, sizeof *fname);
+    for (size_t i = 0; i < pr->n_function; i++) {
+        Perftools__Profiles__Function *f = pr->function[i];
+        if (!STR_OK(f->name) || !STR_OK(f->system_name) || !STR_OK(f->filename)) {
+            rc = fail(err, errlen, name, "function %" PRIu64 ": string index "
+                                         "out of range", f->id);
+            goto out;
+        }
+        const char *s = pr->string_table[f->name];
+        if (!*s)
+            s = pr->string_table[f->system_name];
+        fname[i] = frame_name(sp, *s ? s : "??");
+    }
+    /* Check every location's lines once, so the sample loop can trust them. */
+    for (size_t i = 0; i < pr->n_location; i++) {
+        Perftools__Profiles__Location *l = pr->location[i];
+        for (size_t j = 0; j < l->n_line; j++)
+            if (find_id(&fns, l->line[j]->function_id) == SIZE_MAX) {
+                rc = fail(err, errlen, name, "location %" PRIu64 " refers to "
+                          "unknown function %" PRIu64, l->id,
+                          l->line[j]->function_id);
+                goto out;
+            }
+    }
+
+    for (size_t si = 0; si < pr->n_sample; si++) {
+        Perftools__Profiles__Sample *s = pr->sample[si];
+        if (s->n_value != pr->n_sample_type) {
+            rc = fail(err, errlen, name, "sample %zu has %zu values, expected "
+                      "%zu", si, s->n_value, pr->n_sample_type);
+            goto out;
+        }
+        if (s->value[vi] < 0) {
+            rc = fail(err, errlen, name, "sample %zu has a negative value",
+                      si);
+            goto out;
+        }
+        if (s->value[vi] == 0)
+            continue;
+        /* pprof stacks are leaf first, and a location's lines innermost
+         * (inlined) first: walk everything backwards to get root first. */
+        size_t depth = 0;
+        for (size_t k = s->n_location_id; k-- > 0;) {
+            size_t li = find_id(&locs, s->location_id[k]);
+            if (li == SIZE_MAX) {
+                rc = fail(err, errlen, name, "sample %zu refers to unknown "
+                          "location %" PRIu64, si, s->location_id[k]);
+                goto out;
+            }
+            Perftools__Profiles__Location *l = pr->location[li];
+            size_t add = l->n_line ? l->n_line : 1;
+            cu_grow(&frames, &frames_cap, depth + add, sizeof *frames);
+            if (!l->n_line) {
+                char buf[32];
+                snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
+                frames[depth++] = frame_name(sp, buf);
+            }
+            for (size_t j = l->n_line; j-- > 0;)
+                frames[depth++] = fname[find_id(&fns, l->line[j]->function_id)];
+        }
+        if (!depth) {
+            cu_grow(&frames, &frames_cap, 1, sizeof *frames);
+            frames[depth++] = frame_name(sp, "[unknown]");
+        }
+        sp_add(sp, frames, depth, (uint64_t)s->value[vi]);
+    }
+out:
+    free(fname);
+    free(frames);
+    tuplemap_free(&locs);
+    tuplemap_free(&fns);
+    return rc;
+#undef STR_OK
+}
+
+int pprof_read_mem(stack_profile_t *sp, const char *name,
+                   const unsigned char *buf, size_t len, char *err,
+                   size_t errlen)
+{
+    unsigned char *raw = NULL;
+    const unsigned char *data = buf;
+    size_t dlen = len;
+    const char *why;
+    if (len == 0)
+        return fail(err, errlen, name, "empty file (not a pprof profile)");
+    if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
+        if (gunzip(buf, len, &raw, &dlen, &why) < 0)
+            return fail(err, errlen, name, "%s", why);
+        data = raw;
+    } else if (len > pprof_max_bytes) {
+        return fail(err, errlen, name, "profile is too large");
+    }
+    Perftools__Profiles__Profile *pr =
+        perftools__profiles__profile__unpack(NULL, dlen, data);
+    free(raw);
+    if (!pr)
+        return fail(err, errlen, name, "not a valid pprof profile "
+                                       "(protobuf decoding failed)");
+    int rc = build(sp, name, pr, err, errlen);
+    perftools__profiles__profile__free_unpacked(pr, NULL);
+    return rc;
+}
+
+int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
+                    size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(err, errlen, path, "%s", strerror(errno));
+    unsigned char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        cu_grow(&buf, &cap, n + 65536, 1);
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n > pprof_max_bytes) {
+            fclose(f);
+            free(buf);
+            return fail(err, errlen, path, "file is too large");
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return fail(err, errlen, path, "read error");
+    }
+    int rc = pprof_read_mem(sp, path, buf, n, err, errlen);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,77 @@
+/* See report_common.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "report_common.h"
+#include "cmdutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
+{
+    char err[CU_ERRLEN];
+    for (int i = 0; i < n; i++) {
+        if (cg_read_file(p, files[i], err, sizeof err) < 0) {
+            cu_err(cmd, "%s", err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int rc_sort_order(const char *cmd, const cg_profile_t *p, const char *spec,
+                  int *order, size_t *norder)
+{
+    *norder = 0;
+    if (!spec) {
+        for (size_t e = 0; e < p->nev; e++)
+            order[(*norder)++] = (int)e;
+        return 0;
+    }
+    char *copy = cu_strdup(spec), *save = NULL;
+    int rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int e = cg_event_index(p, t);
+        if (e < 0) {
+            char evs[256] = "";
+            for (size_t i = 0; i < p->nev; i++) {
+                strncat(evs, i ? " " : "", sizeof evs - strlen(evs) - 1);
+                strncat(evs, p->events[i], sizeof evs - strlen(evs) - 1);
+            }
+            cu_err(cmd, "unknown event '%s' in --sort (the profile has: %s)",
+                   t, evs);
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0; i < *norder; i++)
+            if (order[i] == e) {
+                cu_err(cmd, "event '%s' given twice in --sort", t);
+                rc = -1;
+            }
+        if (rc)
+            break;
+        order[(*norder)++] = e;
+    }
+    if (!rc && !*norder) {
+        cu_err(cmd, "--sort needs at least one event name");
+        rc = -1;
+    }
+    free(copy);
+    return rc;
+}
+
+void rc_print_totals(FILE *out, const cg_profile_t *p, const int *order,
+                     size_t norder)
+{
+    char num[32];
+    for (size_t i = 0; i < norder; i++) {
+        const char *ev = p->events[order[i]];
+        fprintf(out, "Total %s...%s\n", cg_event_long_name(ev),
+                cu_commify(p->totals[order[i]], num));
+    }
+}
+
+void rc_rule(FILE *out)
+{
+    fputs("--------------------------------------------------------------------------------\n",
+          out);
+}

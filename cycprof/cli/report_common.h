@@ -1,0 +1,26 @@
+/* Pieces shared by `report` and `diff`: loading callgrind files into one
+ * profile, resolving --sort event lists, printing the metadata block. */
+#ifndef CYCPROF_REPORT_COMMON_H
+#define CYCPROF_REPORT_COMMON_H
+
+#include <stdio.h>
+
+#include "callgrind_reader.h"
+
+/* Read files[0..n) into p (merged by name). On failure prints one line
+ * "cycprof CMD: ..." and returns -1. */
+int rc_load(const char *cmd, cg_profile_t *p, char **files, int n);
+
+/* Resolve "EV[,EV...]" (NULL: all events in file order) into order[].
+ * Prints the error and returns -1 on an unknown or repeated event. */
+int rc_sort_order(const char *cmd, const cg_profile_t *p, const char *spec,
+                  int *order, size_t *norder);
+
+/* "Total Instructions...529,060" lines, one per event in order. */
+void rc_print_totals(FILE *out, const cg_profile_t *p, const int *order,
+                     size_t norder);
+
+/* 80 dashes, the separator cg_annotate uses. */
+void rc_rule(FILE *out);
+
+#endif

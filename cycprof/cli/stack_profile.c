@@ -1,0 +1,121 @@
+/* See stack_profile.h. */
+#include "stack_profile.h"
+#include "cmdutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sp_init(stack_profile_t *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    intern_init(&sp->names);
+}
+
+void sp_free(stack_profile_t *sp)
+{
+    intern_free(&sp->names);
+    free(sp->frames);
+    free(sp->stacks);
+    free(sp->slot);
+    free(sp->unit);
+    memset(sp, 0, sizeof *sp);
+}
+
+static uint64_t hash_frames(const uint32_t *f, size_t n)
+{
+    uint64_t h = 0x84222325cbf29ce4ull ^ n;
+    for (size_t i = 0; i < n; i++) {
+        h ^= f[i];
+        h *= 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static void rehash(stack_profile_t *sp)
+{
+    size_t ns = sp->nslot ? sp->nslot * 2 : 256;
+    uint32_t *slot = cu_calloc(ns, sizeof *slot);
+    for (size_t i = 0; i < sp->n; i++) {
+        const sp_stack_t *s = &sp->stacks[i];
+        size_t j = hash_frames(sp->frames + s->off, s->depth) & (ns - 1);
+        while (slot[j])
+            j = (j + 1) & (ns - 1);
+        slot[j] = (uint32_t)i + 1;
+    }
+    free(sp->slot);
+    sp->slot = slot;
+    sp->nslot = ns;
+}
+
+void sp_add(stack_profile_t *sp, const uint32_t *frames, size_t depth,
+            uint64_t count)
+{
+    if ((sp->n + 1) * 2 > sp->nslot)
+        rehash(sp);
+    size_t j = hash_frames(frames, depth) & (sp->nslot - 1);
+    while (sp->slot[j]) {
+        sp_stack_t *s = &sp->stacks[sp->slot[j] - 1];
+        if (s->depth == depth &&
+            memcmp(sp->frames + s->off, frames, depth * sizeof *frames) == 0) {
+            s->count += count;
+            sp->total += count;
+            return;
+        }
+        j = (j + 1) & (sp->nslot - 1);
+    }
+    cu_grow(&sp->frames, &sp->frames_cap, sp->nframes + depth,
+            sizeof *sp->frames);
+    memcpy(sp->frames + sp->nframes, frames, depth * sizeof *frames);
+    cu_grow(&sp->stacks, &sp->cap, sp->n + 1, sizeof *sp->stacks);
+    sp->stacks[sp->n] = (sp_stack_t){sp->nframes, (uint32_t)depth, count};
+    sp->nframes += depth;
+    sp->slot[j] = (uint32_t)++sp->n;
+    sp->total += count;
+}
+
+/* qsort has no context pointer in C11; single-threaded tool. */
+static const stack_profile_t *cmp_sp;
+
+static int cmp_name(const void *a, const void *b)
+{
+    const sp_stack_t *x = a, *y = b;
+    for (uint32_t i = 0; i < x->depth && i < y->depth; i++) {
+        uint32_t fx = cmp_sp->frames[x->off + i], fy = cmp_sp->frames[y->off + i];
+        if (fx != fy) {
+            int c = strcmp(cmp_sp->names.str[fx], cmp_sp->names.str[fy]);
+            if (c)
+                return c;
+        }
+    }
+    return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+    const sp_stack_t *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return cmp_name(a, b);
+}
+
+static void sort_with(stack_profile_t *sp, int (*cmp)(const void *, const void *))
+{
+    cmp_sp = sp;
+    qsort(sp->stacks, sp->n, sizeof *sp->stacks, cmp);
+    /* The dedup index refers to positions; rebuild it. */
+    free(sp->slot);
+    sp->slot = NULL;
+    sp->nslot = 0;
+    rehash(sp);
+}
+
+void sp_sort_by_name(stack_profile_t *sp)
+{
+    sort_with(sp, cmp_name);
+}
+
+void sp_sort_by_count(stack_profile_t *sp)
+{
+    sort_with(sp, cmp_count);
+}

@@ -1,0 +1,49 @@
+/* Exact call stacks as function-name sequences (root first) with summed
+ * counts: the common input of `report --by=stack`, `folded` and
+ * `flamegraph`. Identical stacks are merged when added. */
+#ifndef CYCPROF_STACK_PROFILE_H
+#define CYCPROF_STACK_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "intern.h"
+
+typedef struct sp_stack {
+    size_t off;        /* first frame in stack_profile.frames */
+    uint32_t depth;
+    uint64_t count;
+} sp_stack_t;
+
+typedef struct stack_profile {
+    intern_t names;    /* frame (function) names */
+    uint32_t *frames;  /* all stacks' frame ids, concatenated */
+    size_t nframes, frames_cap;
+    sp_stack_t *stacks;
+    size_t n, cap;
+    uint32_t *slot;    /* dedup hash: stack index + 1 */
+    size_t nslot;
+    uint64_t total;    /* sum of all counts */
+    char *unit;        /* sample type, e.g. "instructions/count" */
+} stack_profile_t;
+
+void sp_init(stack_profile_t *sp);
+void sp_free(stack_profile_t *sp);
+
+/* Add count to the stack frames[0..depth) (root first). */
+void sp_add(stack_profile_t *sp, const uint32_t *frames, size_t depth,
+            uint64_t count);
+
+/* Order stacks by their frame names, root first (the folded format's
+ * conventional order; also makes output deterministic). */
+void sp_sort_by_name(stack_profile_t *sp);
+/* Order stacks by count, largest first, ties by name. */
+void sp_sort_by_count(stack_profile_t *sp);
+
+static inline const char *sp_frame(const stack_profile_t *sp,
+                                   const sp_stack_t *s, uint32_t i)
+{
+    return sp->names.str[sp->frames[s->off + i]];
+}
+
+#endif
