@@ -1,0 +1,21 @@
+/* cycprof: a growing open-addressing hash map from non-zero words to words. */
+#ifndef CP_ADDRMAP_H
+#define CP_ADDRMAP_H
+
+#include "pub_tool_basics.h"
+
+typedef struct {
+   UWord* keys;
+   UWord* values;
+   UWord  capacity;   /* power of two */
+   UWord  used;
+} AddrMap;
+
+void   cp_addrmap_init(AddrMap* m, UWord initial_capacity);
+/* Returns a pointer to the value slot of key, or NULL when absent. */
+UWord* cp_addrmap_find(const AddrMap* m, UWord key);
+void   cp_addrmap_put(AddrMap* m, UWord key, UWord value);
+/* Mixes the bits of a word for table indexing. */
+UWord  cp_hash_word(UWord w);
+
+#endif

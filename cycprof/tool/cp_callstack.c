@@ -1,0 +1,230 @@
+/* cycprof: the shadow call stack of each thread.
+ *
+ * Frames are pushed on calls and popped by stack pointer: a frame is dead
+ * as soon as SP rises above the return-address slot it was pushed with.
+ * That one rule handles returns, longjmp, exceptions, and returns with no
+ * matching call, without trusting the control flow to be well nested.
+ * See docs/attribution.md for the events and policies. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "cp_callstack.h"
+#include "cp_context.h"
+#include "cp_functions.h"
+
+/* Past this depth frames are not pushed: the costs stay with the deepest
+ * tracked frame and SP-based popping keeps the stack consistent. */
+#define MAX_DEPTH (1u << 20)
+
+Context* cp_cur_ctx;
+Addr     cp_top_sp = ~(Addr)0;
+Addr     cp_top_fn;
+Addr     cp_last_jump_site;
+
+static ThreadStack** threads;     /* [VG_N_THREADS], created on first use */
+static ThreadStack*  current;
+static ThreadId      current_tid;
+static UInt          deepest;
+
+static ThreadStack* thread_stack(ThreadId tid)
+{
+   tl_assert(tid < VG_N_THREADS);
+   if (!threads[tid]) {
+      ThreadStack* t = VG_(calloc)("cp.stack.thread", 1, sizeof(ThreadStack));
+      t->capacity = 64;
+      t->frames = VG_(malloc)("cp.stack.frames", t->capacity * sizeof(Frame));
+      t->root = cp_context_root(tid);
+      threads[tid] = t;
+   }
+   return threads[tid];
+}
+
+static Frame* top_frame(ThreadStack* t)
+{
+   return t->depth ? &t->frames[t->depth - 1] : NULL;
+}
+
+/* The inline code reads the running thread's top frame from globals. */
+static void publish(ThreadStack* t)
+{
+   Frame* top;
+   if (t != current) return;
+   top = top_frame(t);
+   cp_cur_ctx = top ? top->ctx : t->root;
+   cp_top_sp  = top ? top->sp : ~(Addr)0;
+   cp_top_fn  = top ? top->fn : 0;
+}
+
+static Context* context_of_depth(ThreadStack* t, UInt depth)
+{
+   return depth ? t->frames[depth - 1].ctx : t->root;
+}
+
+static void push(ThreadStack* t, Addr sp, Addr fn, Addr callsite,
+                 Context* ctx, FrameKind kind)
+{
+   Frame* f;
+   if (t->depth >= MAX_DEPTH) return;
+   if (t->depth == t->capacity) {
+      t->capacity *= 2;
+      t->frames = VG_(realloc)("cp.stack.frames", t->frames,
+                               t->capacity * sizeof(Frame));
+   }
+   f = &t->frames[t->depth++];
+   f->sp = sp;
+   f->fn = fn;
+   f->callsite = callsite;
+   f->ctx = ctx;
+   f->kind = kind;
+   f->alt_lo = f->alt_hi = 0;
+   ctx->calls++;
+   if (t->depth > deepest) deepest = t->depth;
+}
+
+/* A handler running on an alternate stack may sit above the interrupted
+ * SP; its signal frame then goes only when SP leaves the alternate stack. */
+static Bool survives(const Frame* f, Addr sp)
+{
+   if (f->kind == FrameSignal && f->alt_hi > f->alt_lo)
+      return sp >= f->alt_lo && sp < f->alt_hi;
+   return False;
+}
+
+static void pop_below(ThreadStack* t, Addr limit)
+{
+   while (t->depth > 0) {
+      Frame* f = &t->frames[t->depth - 1];
+      if (f->sp >= limit || survives(f, limit)) break;
+      t->depth--;
+   }
+}
+
+void cp_callstack_init(void)
+{
+   threads = VG_(calloc)("cp.stack.threads", VG_N_THREADS,
+                         sizeof(ThreadStack*));
+   current_tid = 1;
+   current = thread_stack(1);
+   publish(current);
+}
+
+void cp_callstack_switch_thread(ThreadId tid, ULong blocks_done)
+{
+   (void)blocks_done;
+   if (tid == current_tid) return;
+   current_tid = tid;
+   current = thread_stack(tid);
+   publish(current);
+}
+
+UInt cp_callstack_max_depth(void)
+{
+   return deepest;
+}
+
+VG_REGPARM(3) void cp_on_call(SBInfo* sb, Addr target, Addr sp)
+{
+   ThreadStack* t = current;
+   Addr fn = cp_function_of(target);
+   Addr callsite = sb->instr_addr[sb->n_instrs - 1];
+   Context* ctx;
+   /* A frame whose return slot the call overwrites is dead already. */
+   pop_below(t, sp + 1);
+   ctx = cp_context_enter(context_of_depth(t, t->depth), callsite, fn,
+                          CtxCall);
+   push(t, sp, fn, callsite, ctx,
+        cp_is_trampoline(fn) ? FrameTrampoline : FrameCall);
+   publish(t);
+}
+
+VG_REGPARM(1) void cp_on_sp_rise(Addr sp)
+{
+   pop_below(current, sp);
+   publish(current);
+}
+
+/* A jump from a frame at the same SP to a function it already tail-called
+ * closes a loop: go back to that frame instead of growing the stack. */
+static Bool rewind_tail_loop(ThreadStack* t, Addr fn)
+{
+   UInt i = t->depth;
+   Addr sp = t->frames[t->depth - 1].sp;
+   while (i > 0 && t->frames[i - 1].sp == sp
+          && t->frames[i - 1].kind == FrameCall) {
+      if (t->frames[i - 1].fn == fn) {
+         t->depth = i;
+         return True;
+      }
+      i--;
+   }
+   return False;
+}
+
+VG_REGPARM(2) void cp_on_function_entry(SBInfo* sb, Addr sp)
+{
+   ThreadStack* t = current;
+   Frame* top = top_frame(t);
+   Addr fn = sb->fn_entry;
+
+   if (!top) {
+      /* First code of a thread, or a jump out of everything tracked. */
+      push(t, sp, fn, 0, cp_context_enter(t->root, 0, fn, CtxCall),
+           FrameCall);
+   } else if (top->kind == FrameSignal) {
+      /* The kernel (here: Valgrind) "calls" the handler. */
+      push(t, sp, fn, top->fn,
+           cp_context_enter(top->ctx, top->fn, fn, CtxCall), FrameCall);
+   } else if (top->kind == FrameTrampoline || t->depth == 1) {
+      /* PLT stubs and the resolver hand over to the real callee; the
+       * outermost frame has nothing to return to.  Both are replaced. */
+      top->fn = fn;
+      top->ctx = cp_context_enter(context_of_depth(t, t->depth - 1),
+                                  top->callsite, fn, CtxCall);
+      top->kind = cp_is_trampoline(fn) ? FrameTrampoline : FrameCall;
+      top->ctx->calls++;
+   } else if (!rewind_tail_loop(t, fn)) {
+      /* A tail call: shown as a call from the jumping function, popped
+       * together with it because both share the return slot. */
+      push(t, sp, fn, cp_last_jump_site,
+           cp_context_enter(cp_cur_ctx, cp_last_jump_site, fn, CtxCall),
+           FrameCall);
+   }
+   publish(t);
+}
+
+VG_REGPARM(1) void cp_on_context_miss(SBInfo* sb)
+{
+   CostCenter* cc = cp_cost_center(cp_cur_ctx, sb);
+   sb->cache_ctx = cp_cur_ctx;
+   sb->cache_counters = cc->counts;
+}
+
+void cp_callstack_pre_signal(ThreadId tid, Int signo, Bool alt_stack)
+{
+   ThreadStack* t = thread_stack(tid);
+   Addr ip = VG_(get_IP)(tid);
+   Addr pseudo = CP_SIGNAL_PSEUDO(signo);
+   Context* ctx = cp_context_enter(context_of_depth(t, t->depth), ip,
+                                   pseudo, CtxSignal);
+   Frame* f;
+   push(t, VG_(get_SP)(tid), pseudo, ip, ctx, FrameSignal);
+   f = top_frame(t);
+   if (f && f->kind == FrameSignal && alt_stack) {
+      f->alt_lo = VG_(thread_get_altstack_min)(tid);
+      f->alt_hi = f->alt_lo + VG_(thread_get_altstack_size)(tid);
+   }
+   publish(t);
+}
+
+void cp_callstack_post_signal(ThreadId tid, Int signo)
+{
+   ThreadStack* t = thread_stack(tid);
+   UInt i = t->depth;
+   (void)signo;
+   while (i > 0 && t->frames[i - 1].kind != FrameSignal) i--;
+   if (i > 0) t->depth = i - 1;
+   publish(t);
+}

@@ -1,0 +1,19 @@
+/* cycprof: the shadow call stack of each thread. */
+#ifndef CP_CALLSTACK_H
+#define CP_CALLSTACK_H
+
+#include "cp_types.h"
+
+void cp_callstack_init(void);
+void cp_callstack_switch_thread(ThreadId tid, ULong blocks_done);
+void cp_callstack_pre_signal(ThreadId tid, Int signo, Bool alt_stack);
+void cp_callstack_post_signal(ThreadId tid, Int signo);
+UInt cp_callstack_max_depth(void);
+
+/* Helpers called from instrumented code, see cp_instrument.c. */
+VG_REGPARM(3) void cp_on_call(SBInfo* sb, Addr target, Addr sp);
+VG_REGPARM(1) void cp_on_sp_rise(Addr sp);
+VG_REGPARM(2) void cp_on_function_entry(SBInfo* sb, Addr sp);
+VG_REGPARM(1) void cp_on_context_miss(SBInfo* sb);
+
+#endif

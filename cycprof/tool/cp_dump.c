@@ -1,0 +1,104 @@
+/* cycprof: everything that happens at exit: the summary line, the
+ * callgrind-format file, and the pprof profile through the helper. */
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_xarray.h"
+#include "cp_context.h"
+#include "cp_costs.h"
+#include "cp_dump.h"
+#include "cp_objects.h"
+#include "cp_options.h"
+#include "cp_outfile.h"
+#include "cp_write_callgrind.h"
+#include "cp_write_stacks.h"
+
+static HChar* callgrind_path;
+static HChar* pprof_path;
+
+/* Names are expanded at start-up, like callgrind does, so that %p is the
+ * pid of the process that was started; a forked child re-expands. */
+static void expand_output_names(void)
+{
+   callgrind_path = VG_(expand_file_name)("--cycprof-out-file",
+                                          cp_opts.out_file);
+   if (cp_opts.pprof_out_file) {
+      pprof_path = VG_(expand_file_name)("--pprof-out-file",
+                                         cp_opts.pprof_out_file);
+   } else {
+      SizeT n = VG_(strlen)(callgrind_path) + 8;
+      pprof_path = VG_(malloc)("cp.dump.pprof", n);
+      VG_(snprintf)(pprof_path, n, "%s.pb.gz", callgrind_path);
+   }
+}
+
+void cp_dump_init(void)
+{
+   expand_output_names();
+}
+
+void cp_dump_after_fork(void)
+{
+   VG_(free)(callgrind_path);
+   VG_(free)(pprof_path);
+   expand_output_names();
+}
+
+/* The profiled command line, as callgrind's "cmd:" shows it. */
+static HChar* command_line(void)
+{
+   XArray* buf = VG_(newXA)(VG_(malloc), "cp.dump.cmd", VG_(free), 1);
+   Word i;
+   HChar* s;
+   VG_(addBytesToXA)(buf, VG_(args_the_exename),
+                     VG_(strlen)(VG_(args_the_exename)));
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
+      const HChar* arg = *(HChar**)VG_(indexXA)(VG_(args_for_client), i);
+      VG_(addBytesToXA)(buf, " ", 1);
+      VG_(addBytesToXA)(buf, arg, VG_(strlen)(arg));
+   }
+   VG_(addBytesToXA)(buf, "", 1);
+   s = VG_(strdup)("cp.dump.cmd", VG_(indexXA)(buf, 0));
+   VG_(deleteXA)(buf);
+   for (i = 0; s[i]; i++)
+      if (s[i] == '\n' || s[i] == '\t') s[i] = ' ';
+   return s;
+}
+
+/* inclusive[id] = self + inclusive of every child; parents have smaller
+ * ids than their children, so one backwards pass is enough. */
+static ULong* inclusive_costs(ULong* total)
+{
+   UInt id, n = cp_context_count();
+   ULong* incl = VG_(calloc)("cp.dump.incl", n + 1, sizeof(ULong));
+   *total = 0;
+   for (id = 1; id <= n; id++) {
+      incl[id] = cp_context_self_total(cp_context_by_id(id));
+      *total += incl[id];
+   }
+   for (id = n; id >= 1; id--) {
+      Context* c = cp_context_by_id(id);
+      if (c->parent) incl[c->parent->id] += incl[id];
+   }
+   return incl;
+}
+
+void cp_dump_all(void)
+{
+   ULong total;
+   ULong* incl = inclusive_costs(&total);
+   HChar* cmd = command_line();
+
+   cp_objects_collect();
+   if (!cp_write_callgrind(callgrind_path, incl, total, cmd))
+      VG_(umsg)("cycprof: cannot write %s\n", callgrind_path);
+   if (cp_opts.pprof)
+      cp_write_pprof(pprof_path, total, cmd);
+
+   VG_(umsg)("I   refs:      %s\n", cp_thousands(total));
+   VG_(free)(cmd);
+   VG_(free)(incl);
+}

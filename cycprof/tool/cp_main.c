@@ -1,0 +1,60 @@
+/* cycprof: tool registration, start-up and exit. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
+#include "pub_tool_tooliface.h"
+#include "cp_callstack.h"
+#include "cp_context.h"
+#include "cp_costs.h"
+#include "cp_dump.h"
+#include "cp_functions.h"
+#include "cp_instrument.h"
+#include "cp_options.h"
+#include "cp_outfile.h"
+
+#ifndef CYCPROF_VERSION
+#define CYCPROF_VERSION "0.1"
+#endif
+
+/* Set by the core only for some tools; cycprof needs inline frames. */
+extern Bool VG_(clo_read_inline_info);
+
+static void cp_post_clo_init(void)
+{
+   /* Chasing puts code of both branch arms into one superblock, which
+    * breaks "one superblock = one straight run"; like callgrind, force it
+    * off whatever the user asked. */
+   VG_(clo_vex_control).guest_chase = False;
+   cp_functions_init();
+   cp_context_init();
+   cp_callstack_init();
+   cp_dump_init();
+}
+
+static void cp_fini(Int exitcode)
+{
+   (void)exitcode;
+   cp_dump_all();
+}
+
+static void cp_pre_clo_init(void)
+{
+   VG_(details_name)("cycprof");
+   VG_(details_version)(CYCPROF_VERSION);
+   VG_(details_description)("exact instruction counts on exact call stacks");
+   VG_(details_copyright_author)("Copyright (C) the cycprof developers.");
+   VG_(details_bug_reports_to)("the cycprof issue tracker");
+   VG_(details_avg_translation_sizeB)(500);
+
+   VG_(clo_read_inline_info) = True;
+
+   VG_(basic_tool_funcs)(cp_post_clo_init, cp_instrument, cp_fini);
+   VG_(needs_command_line_options)(cp_process_option, cp_print_usage,
+                                   cp_print_debug_usage);
+   VG_(track_start_client_code)(cp_callstack_switch_thread);
+   VG_(track_pre_deliver_signal)(cp_callstack_pre_signal);
+   VG_(track_post_deliver_signal)(cp_callstack_post_signal);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(cp_pre_clo_init)

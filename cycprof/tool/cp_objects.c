@@ -1,0 +1,67 @@
+/* cycprof: the loaded objects (executable, libc, ld.so, ...) at exit. */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_objects.h"
+
+static LoadedObject* objects;
+static UInt n_objects;
+
+static Int by_start(const void* a, const void* b)
+{
+   Addr x = ((const LoadedObject*)a)->start;
+   Addr y = ((const LoadedObject*)b)->start;
+   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static ULong file_offset_of(Addr start)
+{
+   NSegment const* seg = VG_(am_find_nsegment)(start);
+   if (!seg || seg->kind != SkFileC) return 0;
+   return seg->offset + (start - seg->start);
+}
+
+void cp_objects_collect(void)
+{
+   const DebugInfo* di;
+   UInt n = 0;
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di))
+      n++;
+   objects = VG_(calloc)("cp.objects", n ? n : 1, sizeof(LoadedObject));
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      LoadedObject* o = &objects[n_objects];
+      SizeT size = VG_(DebugInfo_get_text_size)(di);
+      if (size == 0) continue;
+      o->start = VG_(DebugInfo_get_text_avma)(di);
+      o->limit = o->start + size;
+      o->bias = VG_(DebugInfo_get_text_bias)(di);
+      o->file_offset = file_offset_of(o->start);
+      o->path = VG_(DebugInfo_get_filename)(di);
+      n_objects++;
+   }
+   VG_(ssort)(objects, n_objects, sizeof(LoadedObject), by_start);
+}
+
+UInt cp_objects_count(void)
+{
+   return n_objects;
+}
+
+const LoadedObject* cp_object(UInt index)
+{
+   return &objects[index];
+}
+
+Int cp_object_index_of(Addr a)
+{
+   Int lo = 0, hi = (Int)n_objects - 1;
+   while (lo <= hi) {
+      Int mid = (lo + hi) / 2;
+      if (a < objects[mid].start) hi = mid - 1;
+      else if (a >= objects[mid].limit) lo = mid + 1;
+      else return mid;
+   }
+   return -1;
+}

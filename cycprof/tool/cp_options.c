@@ -1,0 +1,52 @@
+/* cycprof: command-line options of the tool. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_options.h"
+#include "pub_tool_libcprint.h"
+#include "cp_options.h"
+
+CpOptions cp_opts = {
+   .out_file       = "cycprof.out.%p",
+   .pprof          = True,
+   .pprof_out_file = NULL,
+   .helper         = NULL,
+   .fold_recursion = True,
+   .dump_instr     = False,
+   .keep_stacks    = False,
+   .top            = 0,
+};
+
+Bool cp_process_option(const HChar* arg)
+{
+   if      VG_STR_CLO(arg, "--cycprof-out-file", cp_opts.out_file) {}
+   else if VG_BOOL_CLO(arg, "--pprof", cp_opts.pprof) {}
+   else if VG_STR_CLO(arg, "--pprof-out-file", cp_opts.pprof_out_file) {}
+   else if VG_STR_CLO(arg, "--cycprof-helper", cp_opts.helper) {}
+   else if VG_BOOL_CLO(arg, "--fold-recursion", cp_opts.fold_recursion) {}
+   else if VG_BOOL_CLO(arg, "--dump-instr", cp_opts.dump_instr) {}
+   else if VG_BOOL_CLO(arg, "--keep-stacks", cp_opts.keep_stacks) {}
+   else if VG_BINT_CLO(arg, "--top", cp_opts.top, 0, 100000) {}
+   else return False;
+   return True;
+}
+
+void cp_print_usage(void)
+{
+   VG_(printf)(
+"    --cycprof-out-file=<f>    callgrind-format output file [cycprof.out.%%p]\n"
+"    --pprof=no|yes            also write a pprof profile [yes]\n"
+"    --pprof-out-file=<f>      pprof output file [<cycprof-out-file>.pb.gz]\n"
+"    --cycprof-helper=<path>   the userland 'cycprof' command that writes pprof\n"
+"    --fold-recursion=no|yes   a call to a function already on the stack reuses\n"
+"                              that frame's context (bounded memory) [yes]\n"
+"    --dump-instr=no|yes       per-instruction positions in the callgrind file [no]\n"
+"    --top=<N>                 print the N costliest functions at exit [0]\n"
+   );
+}
+
+void cp_print_debug_usage(void)
+{
+   VG_(printf)(
+"    --keep-stacks=no|yes      keep the stacks dump handed to 'cycprof pprof' [no]\n"
+   );
+}

@@ -1,0 +1,24 @@
+/* cycprof: command-line options of the tool (documented in docs/options.md). */
+#ifndef CP_OPTIONS_H
+#define CP_OPTIONS_H
+
+#include "pub_tool_basics.h"
+
+typedef struct {
+   const HChar* out_file;        /* --cycprof-out-file, may hold %p, %q{VAR} */
+   Bool         pprof;           /* --pprof */
+   const HChar* pprof_out_file;  /* --pprof-out-file, NULL: out_file + .pb.gz */
+   const HChar* helper;          /* --cycprof-helper, NULL: search */
+   Bool         fold_recursion;  /* --fold-recursion */
+   Bool         dump_instr;      /* --dump-instr */
+   Bool         keep_stacks;     /* --keep-stacks */
+   Int          top;             /* --top=N, 0: no table */
+} CpOptions;
+
+extern CpOptions cp_opts;
+
+Bool cp_process_option(const HChar* arg);
+void cp_print_usage(void);
+void cp_print_debug_usage(void);
+
+#endif

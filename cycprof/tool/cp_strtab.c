@@ -1,0 +1,82 @@
+/* cycprof: interned strings with dense ids, for name compression. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_strtab.h"
+
+struct StrTab {
+   HChar** strings;    /* [1 .. count] */
+   UInt    count;
+   UInt    capacity;
+   UInt*   slots;      /* open addressing over ids, 0 = empty */
+   UInt    n_slots;
+};
+
+static UWord hash_string(const HChar* s)
+{
+   UWord h = 1469598103934665603ULL;
+   for (; *s; s++) h = (h ^ (UChar)*s) * 1099511628211ULL;
+   return h;
+}
+
+StrTab* cp_strtab_new(void)
+{
+   StrTab* t = VG_(calloc)("cp.strtab", 1, sizeof(StrTab));
+   t->capacity = 256;
+   t->strings = VG_(malloc)("cp.strtab.strings", t->capacity * sizeof(HChar*));
+   t->n_slots = 512;
+   t->slots = VG_(calloc)("cp.strtab.slots", t->n_slots, sizeof(UInt));
+   return t;
+}
+
+static UInt* slot_for(const StrTab* t, const HChar* s)
+{
+   UWord i = hash_string(s) & (t->n_slots - 1);
+   while (t->slots[i] && VG_(strcmp)(t->strings[t->slots[i]], s) != 0)
+      i = (i + 1) & (t->n_slots - 1);
+   return &t->slots[i];
+}
+
+static void rehash(StrTab* t)
+{
+   UInt id;
+   VG_(free)(t->slots);
+   t->n_slots *= 2;
+   t->slots = VG_(calloc)("cp.strtab.slots", t->n_slots, sizeof(UInt));
+   for (id = 1; id <= t->count; id++)
+      *slot_for(t, t->strings[id]) = id;
+}
+
+UInt cp_strtab_intern(StrTab* t, const HChar* s)
+{
+   UInt* slot = slot_for(t, s);
+   if (*slot) return *slot;
+   if (t->count + 2 > t->capacity) {
+      t->capacity *= 2;
+      t->strings = VG_(realloc)("cp.strtab.strings", t->strings,
+                                t->capacity * sizeof(HChar*));
+   }
+   t->strings[++t->count] = VG_(strdup)("cp.strtab.s", s);
+   *slot = t->count;
+   if (2 * t->count > t->n_slots) rehash(t);
+   return t->count;
+}
+
+const HChar* cp_strtab_get(const StrTab* t, UInt id)
+{
+   return t->strings[id];
+}
+
+UInt cp_strtab_count(const StrTab* t)
+{
+   return t->count;
+}
+
+void cp_strtab_free(StrTab* t)
+{
+   UInt id;
+   for (id = 1; id <= t->count; id++) VG_(free)(t->strings[id]);
+   VG_(free)(t->strings);
+   VG_(free)(t->slots);
+   VG_(free)(t);
+}

@@ -1,0 +1,12 @@
+/* cycprof: the callgrind-format output file. */
+#ifndef CP_WRITE_CALLGRIND_H
+#define CP_WRITE_CALLGRIND_H
+
+#include "pub_tool_basics.h"
+
+/* inclusive[id] is each context's inclusive cost.  Returns False when
+ * the file could not be written (nothing is left behind then). */
+Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
+                        ULong total, const HChar* cmd);
+
+#endif
