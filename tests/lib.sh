@@ -1,0 +1,168 @@
+# Shared helpers for the cycprof test suite; sourced by tests/run and tests/t-*.sh.
+# shellcheck shell=bash
+
+TESTS_DIR=${TESTS_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+REPO_DIR=$(cd "$TESTS_DIR/.." && pwd)
+: "${CYCPROF_BUILD:=$REPO_DIR/build}"
+VGLIB=$CYCPROF_BUILD/vg-lib
+TOOL_BIN=$VGLIB/cycprof-amd64-linux
+HELPER_BIN=$CYCPROF_BUILD/cycprof
+
+# ------------------------------------------------------------------ work dir
+# W: scratch space for this run (programs, oracle cache, per-test dirs).
+setup_workdir() {
+    if [ -n "${CYCPROF_TEST_DIR:-}" ]; then
+        W=$CYCPROF_TEST_DIR
+        mkdir -p "$W"
+    else
+        W=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-tests.XXXXXX")
+    fi
+    BIN=$W/bin
+    mkdir -p "$BIN" "$W/cache" "$W/t" "$W/run" "$W/home" "$W/gocache" "$W/pprof-tmp"
+    export W BIN
+}
+
+# ------------------------------------------------------------------ failures
+# Inside a test (run in its own subshell, cwd = its dir, REASON_FILE set):
+#   fail MSG    record MSG and end the test
+#   note MSG    record MSG and go on (the test fails at the end)
+fail() { echo "$*" >>"$REASON_FILE"; echo "FAIL: $*"; exit 1; }
+note() { echo "$*" >>"$REASON_FILE"; echo "FAIL: $*"; }
+
+need_tool() {
+    [ -x "$TOOL_BIN" ] || [ -f "$TOOL_BIN" ] ||
+        fail "cycprof tool not built: $TOOL_BIN missing (CYCPROF_BUILD=$CYCPROF_BUILD)"
+}
+need_prog() {
+    local p
+    for p in "$@"; do
+        [ -x "$BIN/$p" ] || fail "test program $p was not built (see $W/build.log)"
+    done
+}
+
+# ------------------------------------------------------------------ running valgrind
+# Every valgrind run (tool and oracles alike) gets the same small, fixed
+# environment and cwd, so that the profiled program executes the same
+# instructions under every tool: the environment is visible to the program
+# (ld.so and libc scan it) and VALGRIND_LIB/LD_PRELOAD paths are part of it.
+# Extra variables for the program: RUN_ENV=(NAME=VALUE ...).
+RUN_ENV=()
+RUN_CWD=""
+vg() {
+    local vglib=$VGLIB
+    [ -d "$vglib" ] || vglib=/usr/libexec/valgrind
+    (cd "${RUN_CWD:-$W/run}" &&
+        env -i PATH=/usr/bin:/bin HOME="$W/home" LANG=C VALGRIND_LIB="$vglib" \
+            ${RUN_ENV[@]+"${RUN_ENV[@]}"} valgrind "$@")
+}
+
+# cycprof OUT LOG [tool options] -- PROG ARGS...
+# Runs the tool writing OUT (callgrind format) and OUT.pb.gz; valgrind's log in LOG.
+cycprof() {
+    local out=$1 log=$2
+    shift 2
+    local opts=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
+    [ "${1:-}" = "--" ] && shift
+    vg --tool=cycprof --cycprof-helper="$HELPER_BIN" --cycprof-out-file="$out" \
+        --log-file="$log" ${opts[@]+"${opts[@]}"} "$@"
+}
+
+# Cache of oracle runs and shared tool runs, keyed by what was run.
+_key() { printf '%s\n' "$*" "${RUN_ENV[*]-}" "${RUN_CWD:-}" | sha1sum | cut -c1-16; }
+_locked() { # _locked KEY CMD...: run CMD once per KEY (others wait for it)
+    local key=$1
+    shift
+    (
+        flock 9
+        if [ ! -e "$W/cache/$key.done" ]; then
+            "$@" && touch "$W/cache/$key.done"
+        fi
+    ) 9>"$W/cache/$key.lock"
+}
+
+# lackey_total PROG ARGS... -> prints the exact instruction count (oracle)
+_run_lackey() { vg --tool=lackey --vex-guest-chase=no --log-file="$W/cache/$1.lackey.log" "${@:2}" >/dev/null 2>"$W/cache/$1.lackey.err"; }
+lackey_total() {
+    local key
+    key=$(_key lackey "$@")
+    _locked "$key" _run_lackey "$key" "$@"
+    python3 "$TESTS_DIR/lib/cyc.py" lackey-total "$W/cache/$key.lackey.log"
+}
+
+# cachegrind_out PROG ARGS... -> prints path of a cachegrind.out (oracle for per-function Ir)
+_run_cachegrind() {
+    vg --tool=cachegrind --vex-guest-chase=no --cache-sim=no \
+        --cachegrind-out-file="$W/cache/$1.cg.out" --log-file="$W/cache/$1.cg.log" "${@:2}" \
+        >/dev/null 2>"$W/cache/$1.cg.err"
+}
+cachegrind_out() {
+    local key
+    key=$(_key cachegrind "$@")
+    _locked "$key" _run_cachegrind "$key" "$@"
+    [ -s "$W/cache/$key.cg.out" ] || { echo "cachegrind produced no output for: $*" >&2; return 1; }
+    echo "$W/cache/$key.cg.out"
+}
+
+# shared_profile [tool options] -- PROG ARGS... -> prints base path B of a cached tool run:
+# B (callgrind format), B.pb.gz, B.log (valgrind log), B.rc (exit status), B.stdout, B.stderr.
+_run_shared() {
+    local b=$W/cache/$1
+    shift
+    cycprof "$b" "$b.log" "$@" >"$b.stdout" 2>"$b.stderr"
+    echo $? >"$b.rc"
+}
+shared_profile() {
+    local key
+    key=$(_key cycprof "$@")
+    _locked "$key" _run_shared "$key" "$@"
+    echo "$W/cache/$key"
+}
+
+# check_run B: the tool run at base B exited 0 and wrote both files.
+check_run() {
+    local b=$1
+    [ "$(cat "$b.rc" 2>/dev/null)" = 0 ] ||
+        fail "valgrind --tool=cycprof exited $(cat "$b.rc" 2>/dev/null) ($(grep -v '^==[0-9]*== *$' "$b.log" "$b.stderr" 2>/dev/null | tail -n 3 | tr '\n' ' '))"
+    [ -s "$b" ] || fail "no callgrind-format file $b"
+    [ -s "$b.pb.gz" ] || fail "no pprof file $b.pb.gz"
+}
+
+# pycheck ARGS... <<'PY' ... PY : run python checks with tests/lib on the path
+pycheck() {
+    PYTHONPATH="$TESTS_DIR/lib" PYTHONDONTWRITEBYTECODE=1 python3 - "$@"
+}
+
+# go tool pprof needs a writable HOME/GOCACHE and must not touch the network.
+export GOCACHE GOFLAGS PPROF_TMPDIR PPROF_BINARY_PATH GOTOOLCHAIN
+go_env() {
+    GOCACHE=$W/gocache
+    GOFLAGS=-mod=mod
+    PPROF_TMPDIR=$W/pprof-tmp
+    PPROF_BINARY_PATH=$W/no-binaries
+    GOTOOLCHAIN=local
+    export HOME=$W/home GOCACHE GOFLAGS PPROF_TMPDIR PPROF_BINARY_PATH GOTOOLCHAIN
+}
+
+# ------------------------------------------------------------------ test registry
+TESTS=()
+declare -A TEST_FN
+register() { TESTS+=("$1"); TEST_FN[$1]=$2; }
+
+# ------------------------------------------------------------------ common checks
+# total_of_run B -> the tool's 'I   refs:' total from B.log (fails the test if absent)
+total_of_run() {
+    python3 "$TESTS_DIR/lib/cyc.py" refs-total "$1.log" 2>&1 ||
+        fail "no single 'I   refs:' line in the tool's log $1.log"
+}
+
+# expect_total_eq_lackey WHAT B PROG ARGS...: tool total of run B equals lackey's count
+expect_total_eq_lackey() {
+    local what=$1 b=$2
+    shift 2
+    local want got
+    want=$(lackey_total "$@") || fail "lackey oracle failed for $*"
+    got=$(total_of_run "$b") || fail "$got"
+    [ "$want" = "$got" ] || note "$what: tool total $got != lackey $want (diff $((got - want)))"
+    echo "$what: tool=$got lackey=$want"
+}

@@ -1,0 +1,607 @@
+"""Readers and checks for the cycprof test suite.
+
+Everything here reads files through the real readers where one exists
+(callgrind_annotate, cg_annotate, go tool pprof) or parses the documented text
+formats (the callgrind format, valgrind logs). Nothing here knows what the
+tool is expected to print: expectations come from oracles and from the
+structure of the test programs.
+"""
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+
+# ---------------------------------------------------------------- checker
+
+
+class Checker:
+    """Collects failed checks; prints them and exits 1 at done()."""
+
+    def __init__(self):
+        self.fails = []
+
+    def fail(self, msg):
+        self.fails.append(msg)
+
+    def eq(self, what, expected, got):
+        if expected != got:
+            self.fail("%s: expected %r, got %r" % (what, expected, got))
+            return False
+        return True
+
+    def true(self, cond, msg):
+        if not cond:
+            self.fail(msg)
+        return bool(cond)
+
+    def done(self):
+        for f in self.fails:
+            print("CHECK FAILED: " + f)
+        # the first failure is what the runner shows on the FAIL line
+        if self.fails:
+            reason = self.fails[0]
+            if len(self.fails) > 1:
+                reason += " (+%d more, see log)" % (len(self.fails) - 1)
+            rf = os.environ.get("REASON_FILE")
+            if rf:
+                with open(rf, "a") as f:
+                    f.write(reason + "\n")
+            sys.exit(1)
+        sys.exit(0)
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, errors="replace", **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def num(s):
+    return int(s.replace(",", ""))
+
+
+# ---------------------------------------------------------------- valgrind logs
+
+def lackey_total(log):
+    """'==N==   guest instrs:  1,234' from a lackey log (first process in the log)."""
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = re.match(r"^==\d+==\s+guest instrs:\s+([\d,]+)\s*$", line)
+            if m:
+                return num(m.group(1))
+    raise ValueError("no 'guest instrs:' line in %s" % log)
+
+
+def refs_total(log):
+    """'==N== I   refs:      1,234,567' from a tool (cycprof or cachegrind) log."""
+    vals = []
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = re.match(r"^==\d+==\s+I\s+refs:\s+([\d,]+)\s*$", line)
+            if m:
+                vals.append(num(m.group(1)))
+    if len(vals) != 1:
+        raise ValueError("expected exactly one 'I   refs:' line in %s, found %d" % (log, len(vals)))
+    return vals[0]
+
+
+# ---------------------------------------------------------------- names
+
+UNKNOWN = "<unknown>"
+
+
+def norm_fn(name):
+    """Join key for function names across readers. Unknown functions (no symbol)
+    are printed as '???' by cachegrind and commonly as '0x...' by callgrind-format
+    writers: they all go to one bucket."""
+    name = name.strip()
+    if name in ("", "???", "(unknown)") or re.fullmatch(r"0x[0-9a-fA-F]+", name) \
+            or re.fullmatch(r"\?\?\?[+ ].*", name):
+        return UNKNOWN
+    return name
+
+
+def split_file_fn(s):
+    """'file:function' as printed by cg_annotate/callgrind_annotate -> (file, fn).
+    File names here contain no ':'; C++ function names may."""
+    i = s.find(":")
+    if i < 0:
+        return "", s
+    return s[:i], s[i + 1:]
+
+
+# ---------------------------------------------------------------- cachegrind oracle
+
+def _annotate_table(out):
+    """Rows 'COST (PCT)  file:function [obj]' of the function table printed by
+    cg_annotate/callgrind_annotate (with --auto=no). Returns list of (cost, file, fn, obj)."""
+    rows = []
+    lines = out.splitlines()
+    i = 0
+    # find the table header ('file:function')
+    while i < len(lines) and not re.search(r"file:function\s*$", lines[i]):
+        i += 1
+    if i == len(lines):
+        raise ValueError("no function table in annotate output")
+    i += 1
+    if i < len(lines) and lines[i].startswith("-----"):
+        i += 1
+    for line in lines[i:]:
+        if line.startswith("-----"):
+            break
+        if not line.strip():
+            continue
+        m = re.match(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(\S.*)$", line)
+        if not m:
+            raise ValueError("unparsable function row: %r" % line)
+        rest = m.group(2)
+        obj = ""
+        mo = re.search(r"\s\[([^\[\]]*)\]$", rest)
+        if mo:
+            obj = mo.group(1)
+            rest = rest[:mo.start()]
+        fl, fn = split_file_fn(rest)
+        rows.append((num(m.group(1)), fl, fn, obj))
+    return rows
+
+
+def _program_totals(out):
+    m = re.search(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?PROGRAM TOTALS", out, re.M)
+    if not m:
+        raise ValueError("no PROGRAM TOTALS line")
+    return num(m.group(1))
+
+
+def cg_functions(cgout):
+    """Per-function self Ir from cg_annotate (summed over source files, unknowns bucketed)."""
+    rc, out, err = run(["cg_annotate", "--threshold=0", "--auto=no", cgout])
+    if rc != 0:
+        raise RuntimeError("cg_annotate failed: %s" % err)
+    d = collections.Counter()
+    for cost, fl, fn, obj in _annotate_table(out):
+        d[norm_fn(fn)] += cost
+    return d, _program_totals(out)
+
+
+# ---------------------------------------------------------------- callgrind_annotate
+
+WARN_RE = re.compile(r"^\s*warning|use of uninitiali[sz]ed|malformed|^\s*error", re.I)
+
+
+def callgrind_annotate(path, *args):
+    """Run callgrind_annotate; return (rc, stdout, stderr, warnings[]).
+    Any stderr output is a warning (perl warnings and the script's own WARNING
+    lines go there); on stdout, lines that look like warnings."""
+    rc, out, err = run(["callgrind_annotate"] + list(args) + [path])
+    warns = [l for l in err.splitlines() if l.strip()]
+    warns += [l for l in out.splitlines() if WARN_RE.search(l)]
+    return rc, out, err, warns
+
+
+def ca_functions(path, inclusive=False):
+    """Per-function cost from callgrind_annotate's table (summed over files)."""
+    args = ["--threshold=100", "--auto=no"]
+    if inclusive:
+        args.append("--inclusive=yes")
+    rc, out, err, warns = callgrind_annotate(path, *args)
+    if rc != 0:
+        raise RuntimeError("callgrind_annotate failed rc=%d: %s" % (rc, err[-500:]))
+    d = collections.Counter()
+    for cost, fl, fn, obj in _annotate_table(out):
+        d[norm_fn(fn)] += cost
+    return d, _program_totals(out), warns
+
+
+def ca_tree(path, mode="caller"):
+    """Parse callgrind_annotate --tree=caller|calling output into edges.
+    Returns list of (caller_fn, callee_fn, cost) as printed (names normalised)."""
+    rc, out, err, warns = callgrind_annotate(path, "--threshold=100", "--auto=no",
+                                             "--inclusive=yes", "--tree=" + mode)
+    if rc != 0:
+        raise RuntimeError("callgrind_annotate --tree failed: %s" % err[-500:])
+    lines = out.splitlines()
+    i = 0
+    while i < len(lines) and not re.search(r"file:function\s*$", lines[i]):
+        i += 1
+    i += 2
+    edges = []
+    block = []
+
+    def flush():
+        # a block: '<' lines (callers), one '*' line (the function), '>' lines (callees)
+        me = None
+        for kind, cost, fn in block:
+            if kind == "*":
+                me = fn
+        if me is None:
+            return
+        for kind, cost, fn in block:
+            if kind == "<":
+                edges.append((fn, me, cost))
+            elif kind == ">":
+                edges.append((me, fn, cost))
+    for line in lines[i:]:
+        if line.startswith("-----"):
+            break
+        if not line.strip():
+            flush()
+            block = []
+            continue
+        m = re.match(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?([<>*])\s+(\S.*)$", line)
+        if not m:
+            m2 = re.match(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(\S.*)$", line)
+            if m2:
+                # --tree=none style line (no marker): treat as the function line
+                m = None
+                rest = m2.group(2)
+                kind, cost = "*", num(m2.group(1))
+            else:
+                raise ValueError("unparsable tree line: %r" % line)
+        else:
+            kind, cost, rest = m.group(2), num(m.group(1)), m.group(3)
+        rest = re.sub(r"\s\[[^\[\]]*\]$", "", rest)          # [obj]
+        rest = re.sub(r"\s\(\d+x\)$", "", rest)               # (Nx) call count
+        rest = re.sub(r"\s\[[^\[\]]*\]$", "", rest)
+        fl, fn = split_file_fn(rest)
+        block.append((kind, cost, norm_fn(fn)))
+    flush()
+    return edges, warns
+
+
+# ---------------------------------------------------------------- callgrind format parser
+
+
+class CgFile:
+    pass
+
+
+def parse_callgrind(path):
+    """Parse a callgrind-format profile (format version 1) independently of the
+    tool. Returns CgFile with: events, totals (dict or None), summary, header
+    (dict), fn_self (Counter by normalised fn name), calls (list of
+    (caller, callee, count, cost_of_first_event)), first_events_offset, errors[]."""
+    r = CgFile()
+    r.errors = []
+    r.header = {}
+    r.events = None
+    r.totals = None
+    r.summary = None
+    r.fn_self = collections.Counter()      # by normalised name
+    r.calls = []                            # (caller, callee, count, cost), normalised names
+    r.fn_self_raw = collections.Counter()  # by name as written
+    r.calls_raw = []
+    r.positions = ["line"]
+    names = {"ob": {}, "fl": {}, "fn": {}}
+    kind_of = {"ob": "ob", "cob": "ob", "fl": "fl", "fi": "fl", "fe": "fl", "cfi": "fl",
+               "cfl": "fl", "fn": "fn", "cfn": "fn", "jfi": "fl", "jfn": "fn"}
+    raw = open(path, "rb").read()
+    head = raw[:2048].decode("utf-8", "replace")
+    r.events_in_first_2k = bool(re.search(r"^events:", head, re.M))
+    text = raw.decode("utf-8", "replace")
+    cur_fn = cur_fn_raw = None
+    cur_cfn = cur_cfn_raw = None
+    pending_call = None
+    skip_next = False
+    prev = {}
+
+    def uncompress(kind, val):
+        k = kind_of[kind]
+        m = re.match(r"^\((\d+)\)(?:\s(.*))?$", val)
+        if m:
+            i = int(m.group(1))
+            if m.group(2) is not None:
+                names[k][i] = m.group(2)
+                return m.group(2)
+            if i not in names[k]:
+                r.errors.append("undefined compressed name (%d) for %s" % (i, kind))
+                return "?"
+            return names[k][i]
+        return val
+
+    def parse_cost(line, lineno):
+        toks = line.split()
+        npos = len(r.positions)
+        if len(toks) < npos:
+            r.errors.append("line %d: short cost line" % lineno)
+            return None
+        for j in range(npos):
+            t = toks[j]
+            if not (re.fullmatch(r"[+-]\d+|\*|\d+|0x[0-9a-fA-F]+", t)):
+                r.errors.append("line %d: bad position %r" % (lineno, t))
+                return None
+        costs = toks[npos:]
+        try:
+            vals = [int(c) for c in costs]
+        except ValueError:
+            r.errors.append("line %d: bad cost %r" % (lineno, line))
+            return None
+        if r.events is not None and len(vals) > len(r.events):
+            r.errors.append("line %d: more costs than events" % lineno)
+        return vals[0] if vals else 0
+
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        if skip_next:
+            skip_next = False
+            continue
+        if line[0].isdigit() or line[0] in "+-*" or line.startswith("0x"):
+            c = parse_cost(line, lineno)
+            if c is None:
+                continue
+            if pending_call is not None:
+                r.calls.append((cur_fn, pending_call[1], pending_call[0], c))
+                r.calls_raw.append((cur_fn_raw, pending_call[2], pending_call[0], c))
+                pending_call = None
+            else:
+                if cur_fn is None:
+                    r.errors.append("line %d: cost before fn=" % lineno)
+                else:
+                    r.fn_self[cur_fn] += c
+                    r.fn_self_raw[cur_fn_raw] += c
+            continue
+        m = re.match(r"^(\w+)[=:]\s?(.*)$", line)
+        if not m:
+            r.errors.append("line %d: malformed %r" % (lineno, line[:80]))
+            continue
+        key, val = m.group(1), m.group(2)
+        if line[len(key)] == ":":
+            if key == "events":
+                r.events = val.split()
+            elif key == "positions":
+                r.positions = val.split()
+            elif key == "totals":
+                r.totals = [int(x) for x in val.split()]
+            elif key == "summary":
+                r.summary = [int(x) for x in val.split()]
+            else:
+                r.header.setdefault(key, val)
+            continue
+        if key in ("fn",):
+            cur_fn_raw = uncompress("fn", val)
+            cur_fn = norm_fn(cur_fn_raw)
+            cur_cfn = None
+        elif key in ("ob", "fl", "fi", "fe", "cob", "cfi", "cfl", "jfi", "jfn"):
+            uncompress(key, val)
+        elif key == "cfn":
+            cur_cfn_raw = uncompress("cfn", val)
+            cur_cfn = norm_fn(cur_cfn_raw)
+        elif key == "calls":
+            toks = val.split()
+            if not toks or not toks[0].isdigit():
+                r.errors.append("line %d: bad calls= %r" % (lineno, val))
+                continue
+            if cur_cfn is None:
+                r.errors.append("line %d: calls= without cfn=" % lineno)
+            pending_call = (int(toks[0]), cur_cfn, cur_cfn_raw)
+        elif key in ("jump", "jcnd"):
+            skip_next = True
+        else:
+            r.errors.append("line %d: unknown spec %r" % (lineno, key))
+    if r.events is None:
+        r.errors.append("no events: line")
+    if pending_call is not None:
+        r.errors.append("file ends after calls= line")
+    r.self_total = sum(r.fn_self.values())
+    return r
+
+
+def call_balance(cg):
+    """For every function F: cost of calls into F from other functions (in) and
+    self(F) + cost of calls from F to other functions (out). In any profile made
+    from a calling-context tree these are equal for every F that has callers
+    (derivation in tests/README). Returns {fn: (in, out)}."""
+    inn = collections.Counter()
+    out = collections.Counter(cg.fn_self_raw)
+    for caller, callee, count, cost in cg.calls_raw:
+        if caller == callee:
+            continue
+        inn[callee] += cost
+        out[caller] += cost
+    return {f: (inn[f], out[f]) for f in set(inn) | set(out)}
+
+
+# ---------------------------------------------------------------- pprof
+
+def pprof(args, pb):
+    rc, out, err = run(["go", "tool", "pprof", "-symbolize=none"] + list(args) + [pb])
+    if rc != 0:
+        raise RuntimeError("go tool pprof %s failed rc=%d: %s" % (" ".join(args), rc, err[-800:]))
+    return out, err
+
+
+class Sample:
+    def __init__(self, value, locs, labels):
+        self.value = value
+        self.locs = locs
+        self.labels = labels
+        self.frames = []     # leaf first, inline frames expanded (innermost first)
+        self.symframes = []  # leaf first, one per location: the outermost (symbol) function
+
+    def __repr__(self):
+        return "Sample(%d, %s, %s)" % (self.value, self.frames, self.labels)
+
+
+def pprof_raw(pb):
+    """Parse `go tool pprof -raw` (profile.String()). Returns (sample_types, samples)."""
+    out, err = pprof(["-raw"], pb)
+    lines = out.splitlines()
+    samples, locs = [], {}
+    sample_types = None
+    section = None
+    cur_loc = None
+    for line in lines:
+        if line.startswith("Samples:"):
+            section = "samples"
+            continue
+        if line.startswith("Locations"):
+            section = "locs"
+            continue
+        if line.startswith("Mappings"):
+            section = "maps"
+            continue
+        if section == "samples":
+            if sample_types is None:
+                sample_types = line.split()
+                continue
+            m = re.match(r"^\s*((?:-?\d+\s*)+):\s((?:\d+\s*)*)$", line)
+            if m:
+                vals = [int(x) for x in m.group(1).split()]
+                samples.append(Sample(vals[0], [int(x) for x in m.group(2).split()], {}))
+                continue
+            if samples and line.startswith(" "):
+                for k, v in re.findall(r"(\S+?):\[([^\]]*)\]", line):
+                    samples[-1].labels.setdefault(k, []).extend(v.split())
+                continue
+        elif section == "locs":
+            m = re.match(r"^\s*(\d+): (0x[0-9a-f]+) (?:M=\d+ )?(?:\[F\] )?(.*)$", line)
+            if m:
+                cur_loc = int(m.group(1))
+                locs[cur_loc] = []
+                rest = m.group(3)
+            elif cur_loc is not None and line.startswith("             "):
+                rest = line.strip()
+            else:
+                continue
+            if rest.strip() == "":
+                continue
+            mm = re.match(r"^(.*) (\S*):(-?\d+) s=(\d+)(?:\((.*)\))?$", rest)
+            if mm:
+                locs[cur_loc].append(mm.group(1))
+            else:
+                locs[cur_loc].append(rest.strip())
+    for s in samples:
+        for l in s.locs:
+            fl = locs.get(l, [])
+            if not fl:
+                fl = ["??"]
+            s.frames.extend(fl)
+            s.symframes.append(fl[-1])
+    return sample_types, samples
+
+
+def pprof_traces(pb, *args):
+    """Parse `go tool pprof -traces`. Returns list of (value_str, frames leaf-first
+    with ' (inline)' kept, labels dict)."""
+    out, err = pprof(["-traces"] + list(args), pb)
+    traces = []
+    blocks = re.split(r"^-{5,}\+-{5,}\s*$", out, flags=re.M)
+    for b in blocks[1:]:
+        frames, labels, value = [], {}, None
+        for line in b.splitlines():
+            if not line.strip():
+                continue
+            m = re.match(r"^\s*(\S+):\s\s(.*)$", line)
+            if m and value is None and not frames:
+                labels[m.group(1)] = m.group(2).split()
+                continue
+            if len(line) >= 13 and line[10:13] == "   ":
+                v = line[:10].strip()
+                if v:
+                    value = v
+                frames.append(line[13:])
+        if frames:
+            traces.append((value, frames, labels))
+    return traces
+
+
+def value_int(s):
+    """A -traces/-top value printed without scaling ('1234' or '1234unit')."""
+    m = re.match(r"^(-?\d+)([A-Za-z]*)$", s)
+    if not m:
+        raise ValueError("scaled or odd value %r (cannot compare exactly)" % s)
+    return int(m.group(1))
+
+
+def pprof_top(pb, *args):
+    """Parse -top: returns {name: (flat, cum)} (values must be unscaled integers)."""
+    out, err = pprof(["-top", "-nodecount=1000000", "-nodefraction=0", "-edgefraction=0"]
+                     + list(args), pb)
+    res = {}
+    started = False
+    for line in out.splitlines():
+        if re.match(r"^\s*flat\s+flat%", line):
+            started = True
+            continue
+        if not started or not line.strip():
+            continue
+        m = re.match(r"^\s*(\S+)\s+\S+%\s+\S+%\s+(\S+)\s+\S+%\s+(.*)$", line)
+        if not m:
+            raise ValueError("unparsable -top line %r" % line)
+        name = m.group(3)
+        flat, cum = value_int(m.group(1)), value_int(m.group(2))
+        if name in res:
+            raise ValueError("duplicate -top node %r" % name)
+        res[name] = (flat, cum)
+    return res
+
+
+# ---------------------------------------------------------------- stack helpers
+
+def contains_seq(frames, seq):
+    """frames leaf-first; seq leaf-first; contiguous match anywhere."""
+    n = len(seq)
+    for i in range(len(frames) - n + 1):
+        if frames[i:i + n] == seq:
+            return True
+    return False
+
+
+def root_first(frames):
+    return list(reversed(frames))
+
+
+def fn_matches(frame, name):
+    """A frame names function `name` (exact, or Rust/C++ qualified path ending in ::name)."""
+    f = re.sub(r" \(inline\)$", "", frame)
+    f = re.sub(r"\(.*\)$", "", f)  # C++ parameter list
+    return f == name or f.endswith("::" + name)
+
+
+def main_cli():
+    cmd = sys.argv[1]
+    if cmd == "lackey-total":
+        print(lackey_total(sys.argv[2]))
+    elif cmd == "refs-total":
+        print(refs_total(sys.argv[2]))
+    elif cmd == "parse-callgrind":
+        r = parse_callgrind(sys.argv[2])
+        print(json.dumps({"events": r.events, "totals": r.totals, "summary": r.summary,
+                          "self_total": r.self_total, "errors": r.errors[:20],
+                          "nfn": len(r.fn_self), "ncalls": len(r.calls)}, indent=1))
+    else:
+        sys.exit("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main_cli()
+
+
+def annotated_source(out, path):
+    """Per-line counts for `path` from cg_annotate/callgrind_annotate --auto=yes output:
+    list of (count, source_text); '=>' call lines are skipped."""
+    lines = out.splitlines()
+    res = None
+    for i, line in enumerate(lines):
+        if line.startswith("-- Auto-annotated source:") and line.split(":", 1)[1].strip() == path:
+            res = []
+            j = i + 1
+            while j < len(lines) and (lines[j].startswith("-----") or not lines[j].strip()
+                                      or re.match(r"^\s*Ir\s*$", lines[j])):
+                j += 1
+            for line2 in lines[j:]:
+                if line2.startswith("-----") or line2.startswith("-- Auto-annotated"):
+                    break
+                m = re.match(r"^\s*([\d,]+|\.)\s+(?:\(\s*[\d.]+%\)\s+)?(.*)$", line2)
+                if not m:
+                    continue
+                if m.group(2).startswith("=> ") or m.group(2).startswith("=>"):
+                    continue
+                if re.match(r"^-- line \d+", m.group(2)):
+                    continue
+                c = 0 if m.group(1) == "." else num(m.group(1))
+                res.append((c, m.group(2)))
+            break
+    return res
