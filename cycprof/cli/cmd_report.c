@@ -4,14 +4,13 @@
 #include "commands.h"
 #include "cmdutil.h"
 #include "cost_rank.h"
-#include "pprof_reader.h"
 #include "report_common.h"
+#include "stack_input.h"
 #include "stack_profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const usage =
     "usage: cycprof report [options] [FILE...]\n"
@@ -253,41 +252,14 @@ out:
     return rc;
 }
 
-/* The pprof file holding the exact stacks of a data file. */
-static char *stack_file_for(const char *file)
-{
-    if (cu_ends_with(file, ".pb.gz") || cu_ends_with(file, ".pb"))
-        return cu_strdup(file);
-    size_t n = strlen(file) + 7;
-    char *s = cu_malloc(n);
-    snprintf(s, n, "%s.pb.gz", file);
-    if (access(s, F_OK) != 0) {
-        cu_err("report", "%s: --by=stack needs the exact stacks of the pprof "
-               "file %s, which does not exist (callgrind files have no "
-               "stacks)", file, s);
-        free(s);
-        return NULL;
-    }
-    return s;
-}
-
 static int report_stacks(const opts_t *o)
 {
     stack_profile_t sp;
     sp_init(&sp);
-    char err[CU_ERRLEN];
     int rc = 1;
-    for (int i = 0; i < o->nfiles; i++) {
-        char *pf = stack_file_for(o->files[i]);
-        if (!pf)
+    for (int i = 0; i < o->nfiles; i++)
+        if (si_load("report", o->files[i], &sp) < 0)
             goto out;
-        int bad = pprof_read_file(&sp, pf, err, sizeof err) < 0;
-        free(pf);
-        if (bad) {
-            cu_err("report", "%s", err);
-            goto out;
-        }
-    }
     sp_sort_by_count(&sp);
 
     /* The value is "type/unit", e.g. instructions/count: show the type. */
@@ -296,7 +268,7 @@ static int report_stacks(const opts_t *o)
     char *slash = strchr(ev, '/');
     if (slash)
         *slash = 0;
-    print_header(o, NULL, o->files, o->nfiles, ev, ev, "exact stacks");
+    print_header(o, sp.cmd, o->files, o->nfiles, ev, ev, "exact stacks");
     char num[32], buf[96];
     printf("Total %s...%s\n\n", ev, cu_commify(sp.total, num));
 

@@ -173,6 +173,10 @@ static int build(stack_profile_t *sp, const char *name,
         snprintf(sp->unit, n, "%s/%s", t, u);
     }
 
+    /* cycprof puts the profiled command in the first comment. */
+    if (pr->n_comment && STR_OK(pr->comment[0]) && !sp->cmd)
+        sp->cmd = cu_strdup(pr->string_table[pr->comment[0]]);
+
     tuplemap_t locs, fns;
     tuplemap_init(&locs);
     tuplemap_init(&fns);

@@ -18,6 +18,7 @@ void sp_free(stack_profile_t *sp)
     free(sp->stacks);
     free(sp->slot);
     free(sp->unit);
+    free(sp->cmd);
     memset(sp, 0, sizeof *sp);
 }
 

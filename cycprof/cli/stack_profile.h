@@ -25,6 +25,7 @@ typedef struct stack_profile {
     size_t nslot;
     uint64_t total;    /* sum of all counts */
     char *unit;        /* sample type, e.g. "instructions/count" */
+    char *cmd;         /* the profile's first comment (the command), or NULL */
 } stack_profile_t;
 
 void sp_init(stack_profile_t *sp);

@@ -1,0 +1,52 @@
+/* See stack_input.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "stack_input.h"
+#include "cmdutil.h"
+#include "pprof_reader.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int si_load(const char *cmd, const char *file, stack_profile_t *sp)
+{
+    char *def = NULL, *pf = NULL, err[CU_ERRLEN];
+    int rc = -1;
+    if (!file) {
+        file = def = cu_newest_profile();
+        if (!file) {
+            cu_err(cmd, "no cycprof.out.* file in the current directory "
+                   "(give a FILE)");
+            return -1;
+        }
+    }
+    if (access(file, F_OK) != 0) {
+        cu_err(cmd, "%s: %s", file, strerror(errno));
+        goto out;
+    }
+    if (cu_ends_with(file, ".pb.gz") || cu_ends_with(file, ".pb")) {
+        pf = cu_strdup(file);
+    } else {
+        size_t n = strlen(file) + 7;
+        pf = cu_malloc(n);
+        snprintf(pf, n, "%s.pb.gz", file);
+        if (access(pf, F_OK) != 0) {
+            /* Say why, not just "no such file": plain callgrind files
+             * have no exact stacks at all. */
+            cu_err(cmd, "%s: exact stacks need the pprof file %s, which does "
+                   "not exist (callgrind files have no stacks)", file, pf);
+            goto out;
+        }
+    }
+    if (pprof_read_file(sp, pf, err, sizeof err) < 0) {
+        cu_err(cmd, "%s", err);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(pf);
+    free(def);
+    return rc;
+}

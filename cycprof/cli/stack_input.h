@@ -1,0 +1,13 @@
+/* Finding and loading the exact stacks for report --by=stack, folded and
+ * flamegraph: a .pb.gz given directly, or the pprof file the tool writes
+ * next to its callgrind-format file (FILE.pb.gz). */
+#ifndef CYCPROF_STACK_INPUT_H
+#define CYCPROF_STACK_INPUT_H
+
+#include "stack_profile.h"
+
+/* Load the stacks of file (NULL: the newest cycprof.out.* here) into sp.
+ * Prints one "cycprof CMD: ..." line and returns -1 on failure. */
+int si_load(const char *cmd, const char *file, stack_profile_t *sp);
+
+#endif
