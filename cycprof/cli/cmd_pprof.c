@@ -1,0 +1,276 @@
+/* cmd_pprof.c: `cycprof pprof DUMP -o OUT` — turns the tool's stacks dump
+ * (docs/internals/stacks-format.md) into a gzip-compressed pprof profile
+ * (cycprof/proto/profile.proto) that `go tool pprof` reads.
+ *
+ * It streams: samples are converted and written as they are read, so memory
+ * holds only the calling-context tree and the string table. The output is
+ * written to OUT.tmp.<pid> and renamed into place only when complete, so OUT
+ * is either the old file, or absent, or a whole profile. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "elf_buildid.h"
+#include "gzip_stream.h"
+#include "pprof_writer.h"
+#include "stacks_reader.h"
+
+/* zlib level 1: profiles are mostly small varints that compress well even
+ * at the fastest level, and conversion time is paid at every tool exit. */
+#define DEFAULT_LEVEL 1
+
+static const char usage_text[] =
+    "usage: cycprof pprof [-z LEVEL] DUMP -o OUT\n"
+    "\n"
+    "Convert a stacks dump, written by the cycprof Valgrind tool at exit\n"
+    "(kept with --keep-stacks=yes), into a gzip-compressed pprof profile.\n"
+    "Open the result with:  go tool pprof -http=127.0.0.1:8000 OUT\n"
+    "\n"
+    "options:\n"
+    "  -o, --output OUT  the profile to write (replaced atomically)\n"
+    "  -z, --level N     gzip level, 1 (fastest, default) to 9 (smallest)\n"
+    "  -h, --help        show this help\n"
+    "\n"
+    "On a malformed or truncated dump it prints one line\n"
+    "'cycprof pprof: FILE:LINE: problem', leaves no output and exits 1.\n"
+    "Exit status: 0 success, 1 conversion failed, 2 bad usage.\n";
+
+/* The temporary output, removed on error or when a signal stops us. */
+static char *volatile tmp_path;
+
+static void on_signal(int sig)
+{
+    char *p = tmp_path;
+    if (p)
+        unlink(p);               /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("cycprof pprof: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs(" (see cycprof pprof --help)\n", stderr);
+    return 2;
+}
+
+/* Feeds every record of the dump to the writer. Returns 0, or -1 after
+ * printing the error. */
+static int convert(struct stacks_reader *r, struct pprof_writer *w,
+                   const char *out_path)
+{
+    struct sr_record rec;
+    uint64_t *stack = NULL;
+    size_t stack_cap = 0;
+    struct pw_line *lines = NULL;
+    size_t lines_cap = 0;
+    const char *oom = NULL;
+    int rc;
+    char build_id[2 * 64 + 1];
+
+    while ((rc = sr_next(r, &rec)) == 1) {
+        int wr = 0;
+        switch (rec.kind) {
+        case SR_MAP:
+            elf_buildid_hex(rec.map.path, build_id, sizeof build_id);
+            wr = pw_mapping(w, rec.map.id, rec.map.start, rec.map.limit,
+                            rec.map.file_offset, rec.map.path, build_id);
+            break;
+        case SR_FN:
+            wr = pw_function(w, rec.fn.id, rec.fn.name, rec.fn.system_name,
+                             rec.fn.filename, rec.fn.start_line);
+            break;
+        case SR_LOC:
+            if (rec.loc.nlines > lines_cap) {
+                struct pw_line *l = realloc(lines, rec.loc.nlines * sizeof *l);
+                if (!l) {
+                    oom = "out of memory";
+                    break;
+                }
+                lines = l;
+                lines_cap = rec.loc.nlines;
+            }
+            for (size_t i = 0; i < rec.loc.nlines; i++) {
+                lines[i].function_id = rec.loc.lines[i].fn;
+                lines[i].line = rec.loc.lines[i].line;
+            }
+            wr = pw_location(w, rec.loc.id, rec.loc.map_id, rec.loc.address,
+                             lines, rec.loc.nlines);
+            break;
+        case SR_NODE:            /* kept by the reader for sr_stack */
+            break;
+        case SR_SAMPLE: {
+            size_t n = sr_stack(r, rec.sample.node, rec.sample.loc, &stack,
+                                &stack_cap);
+            if (n == 0) {
+                oom = "out of memory";
+                break;
+            }
+            wr = pw_sample(w, stack, n, rec.sample.count,
+                           (int64_t)rec.sample.thread);
+            break;
+        }
+        case SR_END:
+            break;
+        }
+        if (oom || wr != 0)
+            break;
+    }
+    free(stack);
+    free(lines);
+    if (rc < 0) {
+        fprintf(stderr, "cycprof pprof: %s\n", sr_error(r));
+        return -1;
+    }
+    if (oom || rc != 0) {
+        fprintf(stderr, "cycprof pprof: %s: %s\n", out_path,
+                oom ? oom : pw_error(w));
+        return -1;
+    }
+    const struct sr_header *h = sr_header(r);
+    if (pw_finish(w, h->cmd, h->duration_ns) != 0) {
+        fprintf(stderr, "cycprof pprof: %s: %s\n", out_path, pw_error(w));
+        return -1;
+    }
+    return 0;
+}
+
+/* Converts DUMP into the already-open temporary file `f`. */
+static int write_profile(struct stacks_reader *r, FILE *f, int level,
+                         const char *out_path)
+{
+    struct gzip_stream *gz = gzs_open(f, level);
+    struct pprof_writer *w = gz ? pw_new(gz) : NULL;
+    int rc = -1;
+    if (!w)
+        fprintf(stderr, "cycprof pprof: %s: out of memory\n", out_path);
+    else if (convert(r, w, out_path) == 0) {
+        if (gzs_finish(gz) != 0)
+            fprintf(stderr, "cycprof pprof: %s: %s\n", out_path,
+                    gzs_error(gz));
+        else
+            rc = 0;
+    }
+    pw_free(w);
+    gzs_free(gz);
+    return rc;
+}
+
+int cmd_pprof(int argc, char **argv)
+{
+    const char *dump = NULL, *out = NULL;
+    int level = DEFAULT_LEVEL;
+
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        int is_out = 0, is_level = 0;
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
+            is_out = 1;
+        else if (strncmp(a, "--output=", 9) == 0)
+            is_out = 1, val = a + 9;
+        else if (strcmp(a, "-z") == 0 || strcmp(a, "--level") == 0)
+            is_level = 1;
+        else if (strncmp(a, "--level=", 8) == 0)
+            is_level = 1, val = a + 8;
+        else if (strcmp(a, "--") == 0) {
+            if (i + 1 < argc && !dump)
+                dump = argv[++i];
+            if (i + 1 < argc)
+                return usage_error("unexpected argument '%s'", argv[i + 1]);
+            break;
+        } else if (a[0] == '-' && a[1] != '\0')
+            return usage_error("unknown option '%s'", a);
+        else if (!dump) {
+            dump = a;
+            continue;
+        } else
+            return usage_error("unexpected argument '%s'", a);
+        if (!val) {
+            if (i + 1 >= argc)
+                return usage_error("option '%s' needs a value", a);
+            val = argv[++i];
+        }
+        if (is_out)
+            out = val;
+        if (is_level) {
+            if (val[0] < '1' || val[0] > '9' || val[1] != '\0')
+                return usage_error("gzip level must be 1..9, not '%s'", val);
+            level = val[0] - '0';
+        }
+    }
+    if (!dump)
+        return usage_error("%s", "missing the DUMP argument");
+    if (!out || !out[0])
+        return usage_error("%s", "missing -o OUT");
+
+    /* Read the header before creating anything: a dump that is not one
+     * leaves no trace. */
+    struct stacks_reader *r = sr_open(dump);
+    if (!r) {
+        fprintf(stderr, "cycprof pprof: %s: out of memory\n", dump);
+        return 1;
+    }
+    if (sr_error(r)) {
+        fprintf(stderr, "cycprof pprof: %s\n", sr_error(r));
+        sr_close(r);
+        return 1;
+    }
+
+    size_t tlen = strlen(out) + 32;
+    char *tmp = malloc(tlen);
+    if (!tmp) {
+        fprintf(stderr, "cycprof pprof: %s: out of memory\n", out);
+        sr_close(r);
+        return 1;
+    }
+    snprintf(tmp, tlen, "%s.tmp.%ld", out, (long)getpid());
+    /* O_EXCL: never write through a file or link someone else put there. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        fprintf(stderr, "cycprof pprof: cannot write %s: %s\n", out,
+                strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        sr_close(r);
+        return 1;
+    }
+    tmp_path = tmp;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+    signal(SIGPIPE, on_signal);
+
+    int ok = write_profile(r, f, level, out) == 0;
+    if (fclose(f) != 0 && ok) {
+        fprintf(stderr, "cycprof pprof: %s: %s\n", tmp, strerror(errno));
+        ok = 0;
+    }
+    /* No fsync: rename() already gives readers all or nothing; durability
+     * across a power cut is not worth the wait for a profile. */
+    if (ok && rename(tmp, out) != 0) {
+        fprintf(stderr, "cycprof pprof: %s: %s\n", out, strerror(errno));
+        ok = 0;
+    }
+    if (!ok)
+        unlink(tmp);
+    tmp_path = NULL;
+    free(tmp);
+    sr_close(r);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,115 @@
+/* line_reader: see line_reader.h. The buffer holds [start, end) unread bytes;
+ * it is refilled by moving the partial line to the front and reading more,
+ * and doubled when one line does not fit. */
+#include "line_reader.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LR_INITIAL (1u << 20)
+
+struct line_reader {
+    FILE *f;
+    char *buf;
+    size_t size, start, end;
+    int eof, err;
+    unsigned long lineno;
+};
+
+struct line_reader *lr_new(FILE *f)
+{
+    struct line_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->buf = malloc(LR_INITIAL + 1);   /* + 1: room for the final NUL */
+    if (!r->buf) {
+        free(r);
+        return NULL;
+    }
+    r->f = f;
+    r->size = LR_INITIAL;
+    return r;
+}
+
+void lr_free(struct line_reader *r)
+{
+    if (r) {
+        free(r->buf);
+        free(r);
+    }
+}
+
+/* Makes room and reads more. Returns 0 if bytes were added, -1 at EOF or on
+ * error. */
+static int fill(struct line_reader *r)
+{
+    if (r->eof || r->err)
+        return -1;
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    if (r->end == r->size) {
+        size_t size = r->size * 2;
+        char *b = size > r->size ? realloc(r->buf, size + 1) : NULL;
+        if (!b) {
+            r->err = ENOMEM;
+            return -1;
+        }
+        r->buf = b;
+        r->size = size;
+    }
+    size_t n = fread(r->buf + r->end, 1, r->size - r->end, r->f);
+    r->end += n;
+    if (n == 0) {
+        if (ferror(r->f))
+            r->err = errno ? errno : EIO;
+        else
+            r->eof = 1;
+        return -1;
+    }
+    return 0;
+}
+
+char *lr_next(struct line_reader *r, size_t *len, int *has_newline)
+{
+    size_t scanned = 0;          /* bytes of the current line known to hold no '\n' */
+    for (;;) {
+        char *line = r->buf + r->start;
+        size_t avail = r->end - r->start;
+        char *nl = memchr(line + scanned, '\n', avail - scanned);
+        if (nl) {
+            *nl = '\0';
+            *len = (size_t)(nl - line);
+            *has_newline = 1;
+            r->start += *len + 1;
+            r->lineno++;
+            return line;
+        }
+        scanned = avail;
+        if (fill(r) != 0) {
+            if (r->err || r->end == r->start)
+                return NULL;
+            /* A last line without '\n'. */
+            line = r->buf + r->start;
+            *len = r->end - r->start;
+            line[*len] = '\0';
+            *has_newline = 0;
+            r->start = r->end;
+            r->lineno++;
+            return line;
+        }
+    }
+}
+
+int lr_error(const struct line_reader *r)
+{
+    return r->err;
+}
+
+unsigned long lr_lineno(const struct line_reader *r)
+{
+    return r->lineno;
+}

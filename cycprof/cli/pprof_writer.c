@@ -1,0 +1,269 @@
+/* pprof_writer: see pprof_writer.h. Each message is packed with protobuf-c
+ * into one reusable buffer and written as a Profile field record:
+ * tag (field number << 3 | 2), varint length, bytes. */
+#include "pprof_writer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.pb-c.h"
+#include "strtab.h"
+
+/* Profile field numbers (cycprof/proto/profile.proto). */
+enum { F_SAMPLE = 2, F_MAPPING = 3, F_LOCATION = 4, F_FUNCTION = 5,
+       F_STRING_TABLE = 6 };
+
+struct pprof_writer {
+    struct gzip_stream *out;
+    struct strtab *strings;
+    int64_t s_instructions, s_count, s_thread;
+    uint8_t *buf;                /* packing buffer, reused */
+    size_t cap;
+    Perftools__Profiles__Line *lines;       /* reused for each location */
+    Perftools__Profiles__Line **line_ptrs;
+    size_t lines_cap;
+    const char *err;             /* first error, static text */
+};
+
+static int fail(struct pprof_writer *w, const char *what)
+{
+    if (!w->err)
+        w->err = what;
+    return -1;
+}
+
+/* The output stream failed: keep its own explanation (e.g. "write failed:
+ * No space left on device"). */
+static int fail_out(struct pprof_writer *w)
+{
+    const char *e = gzs_error(w->out);
+    return fail(w, e ? e : "write failed");
+}
+
+struct pprof_writer *pw_new(struct gzip_stream *out)
+{
+    struct pprof_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->out = out;
+    w->strings = strtab_new();
+    if (!w->strings) {
+        free(w);
+        return NULL;
+    }
+    w->s_instructions = strtab_intern(w->strings, "instructions");
+    w->s_count = strtab_intern(w->strings, "count");
+    w->s_thread = strtab_intern(w->strings, "thread");
+    if (w->s_instructions < 0 || w->s_count < 0 || w->s_thread < 0) {
+        pw_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void pw_free(struct pprof_writer *w)
+{
+    if (!w)
+        return;
+    strtab_free(w->strings);
+    free(w->buf);
+    free(w->lines);
+    free(w->line_ptrs);
+    free(w);
+}
+
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+/* Writes a length-delimited field record: tag, length, then `len` bytes. */
+static int write_record(struct pprof_writer *w, unsigned field,
+                        const void *data, size_t len)
+{
+    uint8_t head[1 + 10 + 10];
+    size_t n = put_varint(head, (uint64_t)field << 3 | 2);
+    n += put_varint(head + n, len);
+    if (gzs_write(w->out, head, n) != 0 || gzs_write(w->out, data, len) != 0)
+        return fail_out(w);
+    return 0;
+}
+
+/* Packs `msg` into w->buf, then writes it as field `field` (0: raw, for a
+ * Profile fragment that carries its own field tags). */
+static int write_message(struct pprof_writer *w, unsigned field,
+                         const ProtobufCMessage *msg)
+{
+    size_t len = protobuf_c_message_get_packed_size(msg);
+    if (len > w->cap) {
+        size_t cap = w->cap ? w->cap : 4096;
+        while (cap < len)
+            cap *= 2;
+        uint8_t *b = realloc(w->buf, cap);
+        if (!b)
+            return fail(w, "out of memory");
+        w->buf = b;
+        w->cap = cap;
+    }
+    protobuf_c_message_pack(msg, w->buf);
+    if (field == 0) {
+        if (gzs_write(w->out, w->buf, len) != 0)
+            return fail_out(w);
+        return 0;
+    }
+    return write_record(w, field, w->buf, len);
+}
+
+static int64_t intern(struct pprof_writer *w, const char *s)
+{
+    int64_t i = strtab_intern(w->strings, s);
+    if (i < 0)
+        fail(w, "out of memory");
+    return i;
+}
+
+int pw_mapping(struct pprof_writer *w, uint64_t id, uint64_t start,
+               uint64_t limit, uint64_t file_offset, const char *filename,
+               const char *build_id)
+{
+    Perftools__Profiles__Mapping m = PERFTOOLS__PROFILES__MAPPING__INIT;
+    m.id = id;
+    m.memory_start = start;
+    m.memory_limit = limit;
+    m.file_offset = file_offset;
+    m.filename = intern(w, filename);
+    m.build_id = intern(w, build_id);
+    /* The tool resolved functions, files, lines and inlining already; these
+     * flags tell pprof not to symbolize again (it would need the binaries
+     * and could disagree with what the tool saw). */
+    m.has_functions = 1;
+    m.has_filenames = 1;
+    m.has_line_numbers = 1;
+    m.has_inline_frames = 1;
+    if (w->err)
+        return -1;
+    return write_message(w, F_MAPPING, &m.base);
+}
+
+int pw_function(struct pprof_writer *w, uint64_t id, const char *name,
+                const char *system_name, const char *filename,
+                int64_t start_line)
+{
+    Perftools__Profiles__Function f = PERFTOOLS__PROFILES__FUNCTION__INIT;
+    /* pprof takes a function whose name equals its system_name for one it
+     * still has to demangle, and "simplifies" it by cutting <...> and (...):
+     * "<signal 11>" would show as "" and "std::vector<int>::at" as
+     * "std::vector::at". An empty system_name tells pprof that the name is
+     * final, which it is: the tool demangled already. */
+    if (strcmp(system_name, name) == 0)
+        system_name = "";
+    f.id = id;
+    f.name = intern(w, name);
+    f.system_name = intern(w, system_name);
+    f.filename = intern(w, filename);
+    f.start_line = start_line;
+    if (w->err)
+        return -1;
+    return write_message(w, F_FUNCTION, &f.base);
+}
+
+int pw_location(struct pprof_writer *w, uint64_t id, uint64_t mapping_id,
+                uint64_t address, const struct pw_line *lines, size_t nlines)
+{
+    if (nlines > w->lines_cap) {
+        size_t cap = w->lines_cap ? w->lines_cap : 8;
+        while (cap < nlines)
+            cap *= 2;
+        Perftools__Profiles__Line *l = realloc(w->lines, cap * sizeof *l);
+        if (l)
+            w->lines = l;
+        Perftools__Profiles__Line **p =
+            realloc(w->line_ptrs, cap * sizeof *p);
+        if (p)
+            w->line_ptrs = p;
+        if (!l || !p)
+            return fail(w, "out of memory");
+        w->lines_cap = cap;
+    }
+    for (size_t i = 0; i < nlines; i++) {
+        Perftools__Profiles__Line init = PERFTOOLS__PROFILES__LINE__INIT;
+        w->lines[i] = init;
+        w->lines[i].function_id = lines[i].function_id;
+        w->lines[i].line = lines[i].line;
+        w->line_ptrs[i] = &w->lines[i];
+    }
+    Perftools__Profiles__Location l = PERFTOOLS__PROFILES__LOCATION__INIT;
+    l.id = id;
+    l.mapping_id = mapping_id;
+    l.address = address;
+    l.n_line = nlines;
+    l.line = w->line_ptrs;
+    return write_message(w, F_LOCATION, &l.base);
+}
+
+int pw_sample(struct pprof_writer *w, const uint64_t *locs, size_t nlocs,
+              int64_t instructions, int64_t thread)
+{
+    Perftools__Profiles__Label label = PERFTOOLS__PROFILES__LABEL__INIT;
+    Perftools__Profiles__Label *labels[1] = { &label };
+    label.key = w->s_thread;
+    label.num = thread;
+    Perftools__Profiles__Sample s = PERFTOOLS__PROFILES__SAMPLE__INIT;
+    s.n_location_id = nlocs;
+    s.location_id = (uint64_t *)locs;   /* protobuf-c only reads it */
+    s.n_value = 1;
+    s.value = &instructions;
+    s.n_label = 1;
+    s.label = labels;
+    return write_message(w, F_SAMPLE, &s.base);
+}
+
+int pw_finish(struct pprof_writer *w, const char *command_line,
+              int64_t duration_ns)
+{
+    /* The scalar fields go out as one Profile fragment with no samples or
+     * tables: concatenated serialized messages merge into one. */
+    Perftools__Profiles__ValueType vt = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+    vt.type = w->s_instructions;
+    vt.unit = w->s_count;
+    Perftools__Profiles__ValueType *vts[1] = { &vt };
+    Perftools__Profiles__ValueType period_type =
+        PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+    period_type.type = w->s_instructions;
+    period_type.unit = w->s_count;
+    Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
+    p.n_sample_type = 1;
+    p.sample_type = vts;
+    p.period_type = &period_type;
+    p.period = 1;                /* no sampling: every instruction counts */
+    p.duration_nanos = duration_ns;
+    p.default_sample_type = w->s_instructions;
+    int64_t comment = 0;
+    if (command_line && command_line[0]) {
+        comment = intern(w, command_line);
+        p.n_comment = 1;
+        p.comment = &comment;
+    }
+    if (w->err || write_message(w, 0, &p.base) != 0)
+        return -1;
+    /* Strings last, in index order; index 0 is "". */
+    size_t n = strtab_count(w->strings);
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const char *s = strtab_get(w->strings, i, &len);
+        if (write_record(w, F_STRING_TABLE, s, len) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+const char *pw_error(const struct pprof_writer *w)
+{
+    return w->err;
+}

@@ -1,0 +1,608 @@
+/* stacks_reader: see stacks_reader.h and docs/internals/stacks-format.md.
+ *
+ * Ids of each record kind must come in order 1, 2, 3, ...: that is how the
+ * tool writes them, and it makes "dense from 1" and "defined before use"
+ * checkable with a counter per kind, so maps, functions and locations need no
+ * table here at all. Only nodes are stored (8 bytes each), to walk stacks. */
+#define _POSIX_C_SOURCE 200809L
+#include "stacks_reader.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "line_reader.h"
+
+#define MAX_FIELDS 8
+
+/* Where we are in the fixed record order of the format. */
+enum phase { PH_HEADER, PH_MAP, PH_FN, PH_LOC, PH_NODE, PH_SAMPLE, PH_END,
+             PH_DONE };
+
+struct node {
+    uint32_t parent, loc;
+};
+
+struct stacks_reader {
+    const char *path;
+    FILE *f;
+    struct line_reader *lr;
+    char err[1024];
+    int failed;
+    enum phase phase;
+
+    struct sr_header hdr;
+    char *cmd;                   /* owned copy of the cmd field */
+    int seen_cmd, seen_pid, seen_duration, seen_total;
+
+    /* A record line read ahead while looking for the end of the header. */
+    char *pending;
+    size_t pending_len;
+    int pending_nl;
+
+    uint64_t nmaps, nfns, nlocs, nsamples;
+    int64_t sum;                 /* of sample counts so far */
+
+    struct node *nodes;          /* nodes[id - 1] */
+    size_t nnodes, nodes_cap;
+
+    struct sr_line *lines;       /* reused for each loc record */
+    size_t lines_cap;
+};
+
+static int errorf(struct stacks_reader *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Records the first error, prefixed with file and current line. */
+static int errorf(struct stacks_reader *r, const char *fmt, ...)
+{
+    if (!r->failed) {
+        int n = snprintf(r->err, sizeof r->err, "%s:%lu: ", r->path,
+                         r->lr ? lr_lineno(r->lr) : 0ul);
+        if (n < 0 || (size_t)n >= sizeof r->err)
+            n = 0;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->err + n, sizeof r->err - (size_t)n, fmt, ap);
+        va_end(ap);
+        r->failed = 1;
+    }
+    return -1;
+}
+
+/* Number parsing: no sign, no spaces, no empty field, no overflow past max. */
+static int parse_dec(const char *s, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    const uint64_t lim = max / 10, lim_digit = max % 10;   /* loop-invariant */
+    if (*s == '\0')
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > lim || (v == lim && d > lim_digit))
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_hex(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (*s == '\0')
+        return -1;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9')
+            d = (unsigned)(*s - '0');
+        else if (*s >= 'a' && *s <= 'f')
+            d = (unsigned)(*s - 'a' + 10);
+        else if (*s >= 'A' && *s <= 'F')
+            d = (unsigned)(*s - 'A' + 10);
+        else
+            return -1;
+        if (v >> 60)
+            return -1;
+        v = v << 4 | d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Field parsers that report "<record> <field>: ..." on failure (just
+ * "<record>: ..." when field is NULL). */
+static int num(struct stacks_reader *r, const char *rec, const char *field,
+               const char *s, uint64_t max, uint64_t *out)
+{
+    if (parse_dec(s, max, out) == 0)
+        return 0;
+    size_t digits = strspn(s, "0123456789");
+    if (digits > 0 && s[digits] == '\0')
+        return errorf(r, "%s%s%s: %.40s is too large (at most %" PRIu64 ")",
+                      rec, field ? " " : "", field ? field : "", s, max);
+    return errorf(r, "%s%s%s: '%.40s' is not a decimal number", rec,
+                  field ? " " : "", field ? field : "", s);
+}
+
+static int hexnum(struct stacks_reader *r, const char *rec, const char *field,
+                  const char *s, uint64_t *out)
+{
+    if (parse_hex(s, out) != 0)
+        return errorf(r, "%s %s: '%.40s' is not a 64-bit hex number "
+                      "(digits only, no 0x)", rec, field, s);
+    return 0;
+}
+
+/* An id that refers to a record of kind `what` of which `defined` exist.
+ * `zero_ok`: whether 0 ("none") is allowed here. */
+static int ref(struct stacks_reader *r, const char *rec, const char *field,
+               const char *s, const char *what, uint64_t defined, int zero_ok,
+               uint64_t *out)
+{
+    if (num(r, rec, field, s, UINT64_MAX, out) != 0)
+        return -1;
+    if (*out == 0 && !zero_ok)
+        return errorf(r, "%s %s: id 0 is not allowed here", rec, field);
+    if (*out > defined)
+        return errorf(r, "%s %s: %s %" PRIu64 " is not defined (%" PRIu64
+                      " defined so far)", rec, field, what, *out, defined);
+    return 0;
+}
+
+/* The id field of a defining record: must be the next one in order. */
+static int next_id(struct stacks_reader *r, const char *rec, const char *s,
+                   uint64_t defined, uint64_t *out)
+{
+    if (num(r, rec, "id", s, UINT64_MAX, out) != 0)
+        return -1;
+    if (*out != defined + 1)
+        return errorf(r, "%s id %" PRIu64 ": expected %" PRIu64
+                      " (ids are dense from 1 and in order)", rec, *out,
+                      defined + 1);
+    return 0;
+}
+
+/* Splits a line at TABs in place. Returns the number of fields (record name
+ * included), or MAX_FIELDS + 1 if there are more than MAX_FIELDS. */
+static int split(char *line, char **f)
+{
+    int n = 0;
+    for (;;) {
+        if (n == MAX_FIELDS)
+            return MAX_FIELDS + 1;
+        f[n++] = line;
+        char *tab = strchr(line, '\t');
+        if (!tab)
+            return n;
+        *tab = '\0';
+        line = tab + 1;
+    }
+}
+
+static int want_fields(struct stacks_reader *r, const char *rec, int have,
+                       int want, const char *names)
+{
+    if (have != want + 1)
+        return errorf(r, "'%s' record needs %d TAB-separated field%s (%s), "
+                      "found %d", rec, want, want == 1 ? "" : "s", names,
+                      have > MAX_FIELDS ? have : have - 1);
+    return 0;
+}
+
+/* Next raw line, NUL-free; NULL at EOF (r->failed tells errors apart). */
+static char *next_line(struct stacks_reader *r, size_t *len, int *nl)
+{
+    if (r->pending) {
+        char *l = r->pending;
+        *len = r->pending_len;
+        *nl = r->pending_nl;
+        r->pending = NULL;
+        return l;
+    }
+    char *l = lr_next(r->lr, len, nl);
+    if (!l) {
+        int e = lr_error(r->lr);
+        if (e)
+            errorf(r, "read error: %s", strerror(e));
+        return NULL;
+    }
+    if (memchr(l, '\0', *len)) {
+        errorf(r, "NUL byte in line (not a text stacks dump?)");
+        return NULL;
+    }
+    return l;
+}
+
+static const char *const phase_names[] = {
+    "header", "map", "fn", "loc", "node", "sample", "end", "end"
+};
+
+/* Moves to phase `p` for a record of that kind, refusing to go back. */
+static int enter(struct stacks_reader *r, enum phase p, const char *rec)
+{
+    if (p < r->phase)
+        return errorf(r, "'%s' record after '%s' records (order is header, "
+                      "map, fn, loc, node, sample, end)", rec,
+                      phase_names[r->phase]);
+    r->phase = p;
+    return 0;
+}
+
+static int header_record(struct stacks_reader *r, char **f, int n)
+{
+    const char *rec = f[0];
+    int *seen;
+    if (strcmp(rec, "cmd") == 0)
+        seen = &r->seen_cmd;
+    else if (strcmp(rec, "pid") == 0)
+        seen = &r->seen_pid;
+    else if (strcmp(rec, "duration_ns") == 0)
+        seen = &r->seen_duration;
+    else
+        seen = &r->seen_total;
+    if (*seen)
+        return errorf(r, "second '%s' record", rec);
+    *seen = 1;
+    if (seen == &r->seen_cmd) {
+        if (want_fields(r, rec, n, 1, "command line") != 0)
+            return -1;
+        r->cmd = strdup(f[1]);
+        if (!r->cmd)
+            return errorf(r, "out of memory");
+        r->hdr.cmd = r->cmd;
+        return 0;
+    }
+    uint64_t v;
+    if (want_fields(r, rec, n, 1, rec) != 0 ||
+        num(r, rec, NULL, f[1], seen == &r->seen_pid ? UINT64_MAX : INT64_MAX,
+            &v) != 0)
+        return -1;
+    if (seen == &r->seen_pid)
+        r->hdr.pid = v;
+    else if (seen == &r->seen_duration)
+        r->hdr.duration_ns = (int64_t)v;
+    else
+        r->hdr.total = (int64_t)v;
+    return 0;
+}
+
+static int is_header_record(const char *rec)
+{
+    return strcmp(rec, "cmd") == 0 || strcmp(rec, "pid") == 0 ||
+           strcmp(rec, "duration_ns") == 0 || strcmp(rec, "total") == 0;
+}
+
+/* Reads the version line and the header records, leaving the first other
+ * record in r->pending. */
+static int read_header(struct stacks_reader *r)
+{
+    size_t len;
+    int nl;
+    char *l = next_line(r, &len, &nl);
+    if (!l)
+        return r->failed ? -1 : errorf(r, "empty file, not a cycprof stacks dump");
+    char *f[MAX_FIELDS];
+    int n = split(l, f);
+    if (strcmp(f[0], "cycprof-stacks") != 0)
+        return errorf(r, "not a cycprof stacks dump (first line must be "
+                      "'cycprof-stacks<TAB>1')");
+    if (n != 2 || strcmp(f[1], "1") != 0)
+        return errorf(r, "unsupported stacks dump version '%.20s' "
+                      "(this cycprof reads version 1)", n >= 2 ? f[1] : "");
+    for (;;) {
+        l = next_line(r, &len, &nl);
+        if (!l)
+            return r->failed ? -1 : errorf(r, "truncated dump: no 'end' record");
+        /* Look at the record name without splitting the line yet. */
+        size_t namelen = strcspn(l, "\t");
+        char save = l[namelen];
+        l[namelen] = '\0';
+        int hdr = is_header_record(l);
+        l[namelen] = save;
+        if (!hdr)
+            break;
+        n = split(l, f);
+        if (header_record(r, f, n) != 0)
+            return -1;
+    }
+    r->pending = l;
+    r->pending_len = len;
+    r->pending_nl = nl;
+    const char *missing = !r->seen_cmd ? "cmd" : !r->seen_pid ? "pid" :
+                          !r->seen_duration ? "duration_ns" :
+                          !r->seen_total ? "total" : NULL;
+    if (missing) {
+        size_t namelen = strcspn(l, "\t");
+        return errorf(r, "header has no '%s' record before this '%.*s' "
+                      "record", missing, (int)(namelen > 40 ? 40 : namelen), l);
+    }
+    return 0;
+}
+
+struct stacks_reader *sr_open(const char *path)
+{
+    struct stacks_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->path = path;
+    r->f = fopen(path, "r");
+    if (!r->f) {
+        snprintf(r->err, sizeof r->err, "%s: %s", path, strerror(errno));
+        r->failed = 1;
+        return r;
+    }
+    r->lr = lr_new(r->f);
+    if (!r->lr) {
+        snprintf(r->err, sizeof r->err, "%s: out of memory", path);
+        r->failed = 1;
+        return r;
+    }
+    read_header(r);
+    return r;
+}
+
+static int parse_map(struct stacks_reader *r, char **f, int n,
+                     struct sr_record *rec)
+{
+    if (want_fields(r, "map", n, 5,
+                    "id, start, limit, file_offset, path") != 0 ||
+        next_id(r, "map", f[1], r->nmaps, &rec->map.id) != 0 ||
+        hexnum(r, "map", "start", f[2], &rec->map.start) != 0 ||
+        hexnum(r, "map", "limit", f[3], &rec->map.limit) != 0 ||
+        hexnum(r, "map", "file_offset", f[4], &rec->map.file_offset) != 0)
+        return -1;
+    if (rec->map.limit < rec->map.start)
+        return errorf(r, "map limit %" PRIx64 " is below start %" PRIx64,
+                      rec->map.limit, rec->map.start);
+    rec->map.path = f[5];
+    r->nmaps++;
+    return 0;
+}
+
+static int parse_fn(struct stacks_reader *r, char **f, int n,
+                    struct sr_record *rec)
+{
+    uint64_t line;
+    if (want_fields(r, "fn", n, 5,
+                    "id, start_line, name, system_name, filename") != 0 ||
+        next_id(r, "fn", f[1], r->nfns, &rec->fn.id) != 0 ||
+        num(r, "fn", "start_line", f[2], INT64_MAX, &line) != 0)
+        return -1;
+    rec->fn.start_line = (int64_t)line;
+    rec->fn.name = f[3];
+    rec->fn.system_name = f[4];
+    rec->fn.filename = f[5];
+    r->nfns++;
+    return 0;
+}
+
+/* Parses "fnid:line,fnid:line,..." into r->lines. */
+static int parse_lines(struct stacks_reader *r, char *s, size_t *count)
+{
+    size_t n = 0;
+    for (;;) {
+        char *end = strchr(s, ',');
+        if (end)
+            *end = '\0';
+        char *colon = strchr(s, ':');
+        if (!colon)
+            return errorf(r, "loc lines: '%.40s' is not 'fnid:line'", s);
+        *colon = '\0';
+        uint64_t fn, line;
+        if (ref(r, "loc", "lines", s, "fn", r->nfns, 0, &fn) != 0 ||
+            num(r, "loc", "lines", colon + 1, INT64_MAX, &line) != 0)
+            return -1;
+        if (n == r->lines_cap) {
+            size_t cap = r->lines_cap ? r->lines_cap * 2 : 16;
+            struct sr_line *l = realloc(r->lines, cap * sizeof *l);
+            if (!l)
+                return errorf(r, "out of memory");
+            r->lines = l;
+            r->lines_cap = cap;
+        }
+        r->lines[n].fn = fn;
+        r->lines[n].line = (int64_t)line;
+        n++;
+        if (!end)
+            break;
+        s = end + 1;
+    }
+    *count = n;
+    return 0;
+}
+
+static int parse_loc(struct stacks_reader *r, char **f, int n,
+                     struct sr_record *rec)
+{
+    if (want_fields(r, "loc", n, 4, "id, map id, address, lines") != 0 ||
+        next_id(r, "loc", f[1], r->nlocs, &rec->loc.id) != 0 ||
+        ref(r, "loc", "map id", f[2], "map", r->nmaps, 1,
+            &rec->loc.map_id) != 0 ||
+        hexnum(r, "loc", "address", f[3], &rec->loc.address) != 0 ||
+        parse_lines(r, f[4], &rec->loc.nlines) != 0)
+        return -1;
+    rec->loc.lines = r->lines;
+    r->nlocs++;
+    return 0;
+}
+
+static int parse_node(struct stacks_reader *r, char **f, int n,
+                      struct sr_record *rec)
+{
+    if (want_fields(r, "node", n, 3, "id, parent id, callsite loc id") != 0 ||
+        next_id(r, "node", f[1], r->nnodes, &rec->node.id) != 0 ||
+        ref(r, "node", "parent id", f[2], "node", r->nnodes, 1,
+            &rec->node.parent) != 0 ||
+        ref(r, "node", "callsite loc id", f[3], "loc", r->nlocs, 1,
+            &rec->node.loc) != 0)
+        return -1;
+    if (rec->node.parent == 0 && rec->node.loc != 0)
+        return errorf(r, "node %" PRIu64 ": a root node (parent 0) must have "
+                      "loc 0", rec->node.id);
+    if (rec->node.parent != 0 && rec->node.loc == 0)
+        return errorf(r, "node %" PRIu64 ": a non-root node needs a callsite "
+                      "loc", rec->node.id);
+    /* Ids are stored in 32 bits: 4 billion nodes would not fit in memory
+     * anyway, neither the tool's nor ours. */
+    if (rec->node.id > UINT32_MAX || rec->node.loc > UINT32_MAX)
+        return errorf(r, "node %" PRIu64 ": too many nodes or locations",
+                      rec->node.id);
+    if (r->nnodes == r->nodes_cap) {
+        size_t cap = r->nodes_cap ? r->nodes_cap * 2 : 4096;
+        struct node *nd = realloc(r->nodes, cap * sizeof *nd);
+        if (!nd)
+            return errorf(r, "out of memory");
+        r->nodes = nd;
+        r->nodes_cap = cap;
+    }
+    r->nodes[r->nnodes].parent = (uint32_t)rec->node.parent;
+    r->nodes[r->nnodes].loc = (uint32_t)rec->node.loc;
+    r->nnodes++;
+    return 0;
+}
+
+static int parse_sample(struct stacks_reader *r, char **f, int n,
+                        struct sr_record *rec)
+{
+    uint64_t count;
+    if (want_fields(r, "sample", n, 4,
+                    "node id, leaf loc id, thread id, count") != 0 ||
+        ref(r, "sample", "node id", f[1], "node", r->nnodes, 0,
+            &rec->sample.node) != 0 ||
+        ref(r, "sample", "leaf loc id", f[2], "loc", r->nlocs, 0,
+            &rec->sample.loc) != 0 ||
+        num(r, "sample", "thread id", f[3], INT64_MAX,
+            &rec->sample.thread) != 0 ||
+        num(r, "sample", "count", f[4], INT64_MAX, &count) != 0)
+        return -1;
+    if ((int64_t)count > INT64_MAX - r->sum)
+        return errorf(r, "sample counts add up to more than 2^63-1");
+    r->sum += (int64_t)count;
+    rec->sample.count = (int64_t)count;
+    r->nsamples++;
+    return 0;
+}
+
+static int parse_end(struct stacks_reader *r, char **f, int n, int nl,
+                     struct sr_record *rec)
+{
+    if (want_fields(r, "end", n, 1, "number of sample records") != 0 ||
+        num(r, "end", "count", f[1], UINT64_MAX, &rec->end.nsamples) != 0)
+        return -1;
+    /* Without its newline the count itself may have been cut short. */
+    if (!nl)
+        return errorf(r, "truncated dump: 'end' record has no newline");
+    if (rec->end.nsamples != r->nsamples)
+        return errorf(r, "end says %" PRIu64 " sample records, the dump has "
+                      "%" PRIu64, rec->end.nsamples, r->nsamples);
+    if (r->sum != r->hdr.total)
+        return errorf(r, "sample counts add up to %" PRId64 " but the header "
+                      "says total %" PRId64, r->sum, r->hdr.total);
+    size_t len;
+    if (next_line(r, &len, &nl))
+        return errorf(r, "data after the 'end' record");
+    if (r->failed)
+        return -1;
+    return 0;
+}
+
+int sr_next(struct stacks_reader *r, struct sr_record *rec)
+{
+    if (r->failed)
+        return -1;
+    if (r->phase == PH_DONE)
+        return 0;
+    size_t len;
+    int nl;
+    char *l = next_line(r, &len, &nl);
+    if (!l)
+        return r->failed ? -1 : errorf(r, "truncated dump: no 'end' record");
+    char *f[MAX_FIELDS];
+    int n = split(l, f);
+    const char *k = f[0];
+    memset(rec, 0, sizeof *rec);
+    int rc;
+    if (strcmp(k, "sample") == 0) {          /* the common case first */
+        rec->kind = SR_SAMPLE;
+        rc = enter(r, PH_SAMPLE, k) ? -1 : parse_sample(r, f, n, rec);
+    } else if (strcmp(k, "node") == 0) {
+        rec->kind = SR_NODE;
+        rc = enter(r, PH_NODE, k) ? -1 : parse_node(r, f, n, rec);
+    } else if (strcmp(k, "loc") == 0) {
+        rec->kind = SR_LOC;
+        rc = enter(r, PH_LOC, k) ? -1 : parse_loc(r, f, n, rec);
+    } else if (strcmp(k, "fn") == 0) {
+        rec->kind = SR_FN;
+        rc = enter(r, PH_FN, k) ? -1 : parse_fn(r, f, n, rec);
+    } else if (strcmp(k, "map") == 0) {
+        rec->kind = SR_MAP;
+        rc = enter(r, PH_MAP, k) ? -1 : parse_map(r, f, n, rec);
+    } else if (strcmp(k, "end") == 0) {
+        rec->kind = SR_END;
+        rc = enter(r, PH_END, k) ? -1 : parse_end(r, f, n, nl, rec);
+        if (rc == 0)
+            r->phase = PH_DONE;
+    } else if (is_header_record(k) || strcmp(k, "cycprof-stacks") == 0) {
+        rc = errorf(r, "'%s' record after the header", k);
+    } else {
+        rc = errorf(r, "unknown record '%.40s'", k);
+    }
+    return rc == 0 ? 1 : -1;
+}
+
+const struct sr_header *sr_header(const struct stacks_reader *r)
+{
+    return &r->hdr;
+}
+
+const char *sr_error(const struct stacks_reader *r)
+{
+    return r->failed ? r->err : NULL;
+}
+
+size_t sr_stack(const struct stacks_reader *r, uint64_t node,
+                uint64_t leaf_loc, uint64_t **buf, size_t *cap)
+{
+    size_t n = 0;
+    uint64_t loc = leaf_loc;
+    /* Terminates: a node's parent was defined before it, so parent ids
+     * strictly decrease along the walk. */
+    for (;;) {
+        if (n == *cap) {
+            size_t c = *cap ? *cap * 2 : 64;
+            uint64_t *b = realloc(*buf, c * sizeof *b);
+            if (!b)
+                return 0;
+            *buf = b;
+            *cap = c;
+        }
+        (*buf)[n++] = loc;
+        if (node == 0)
+            break;
+        const struct node *nd = &r->nodes[node - 1];
+        if (nd->parent == 0)     /* a root adds no location */
+            break;
+        loc = nd->loc;
+        node = nd->parent;
+    }
+    return n;
+}
+
+void sr_close(struct stacks_reader *r)
+{
+    if (!r)
+        return;
+    lr_free(r->lr);
+    if (r->f)
+        fclose(r->f);
+    free(r->nodes);
+    free(r->lines);
+    free(r->cmd);
+    free(r);
+}

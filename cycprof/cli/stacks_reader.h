@@ -1,0 +1,91 @@
+/* stacks_reader: parses and validates the stacks dump that the Valgrind tool
+ * writes at exit (format: docs/internals/stacks-format.md).
+ *
+ * It is a pull parser: records come back one at a time, so a consumer can
+ * stream samples without holding them. The reader keeps only what checking
+ * needs (how many maps/fns/locs were defined, which ids are in use) plus the
+ * calling-context tree (parent and callsite of every node), which every
+ * consumer needs to turn a sample into a stack (sr_stack).
+ *
+ * Every rule of the format is checked here, so consumers can trust what they
+ * get: ids are defined before use, numbers are well-formed and in range, the
+ * sample counts add up to `total`, and the dump ends with `end`. */
+#ifndef CYCPROF_STACKS_READER_H
+#define CYCPROF_STACKS_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum sr_kind { SR_MAP = 1, SR_FN, SR_LOC, SR_NODE, SR_SAMPLE, SR_END };
+
+struct sr_line {
+    uint64_t fn;                 /* fn id, >= 1 */
+    int64_t line;                /* 0 when unknown */
+};
+
+/* One record. Strings and the line list point into the reader's buffers and
+ * stay valid only until the next sr_next call. */
+struct sr_record {
+    enum sr_kind kind;
+    union {
+        struct {
+            uint64_t id, start, limit, file_offset;
+            const char *path;
+        } map;
+        struct {
+            uint64_t id;
+            int64_t start_line;
+            const char *name, *system_name, *filename;
+        } fn;
+        struct {
+            uint64_t id, map_id, address;   /* map_id 0: synthetic */
+            size_t nlines;                  /* >= 1 */
+            const struct sr_line *lines;    /* innermost first */
+        } loc;
+        struct {
+            uint64_t id, parent, loc;       /* root: parent 0, loc 0 */
+        } node;
+        struct {
+            uint64_t node, loc, thread;
+            int64_t count;
+        } sample;
+        struct {
+            uint64_t nsamples;
+        } end;
+    };
+};
+
+/* The header records, all required. */
+struct sr_header {
+    const char *cmd;
+    uint64_t pid;
+    int64_t duration_ns;
+    int64_t total;
+};
+
+struct stacks_reader;
+
+/* Opens `path` and reads the header. Returns NULL only when out of memory;
+ * otherwise check sr_error() before going on. */
+struct stacks_reader *sr_open(const char *path);
+
+/* Next record: 1 with *rec filled, 0 once the `end` record has been returned
+ * and the dump checked complete, -1 on error (see sr_error). */
+int sr_next(struct stacks_reader *r, struct sr_record *rec);
+
+const struct sr_header *sr_header(const struct stacks_reader *r);
+
+/* "FILE:LINE: what is wrong" (or "FILE: what" when not about a line) for the
+ * first error, NULL while there is none. */
+const char *sr_error(const struct stacks_reader *r);
+
+/* The pprof stack of a sample, leaf first: leaf_loc, loc(node),
+ * loc(parent(node)), ..., loc(child of the root). Both ids must come from a
+ * sample record sr_next returned. Uses *buf (grown with realloc as needed,
+ * *cap counts elements). Returns the number of ids, or 0 when out of memory. */
+size_t sr_stack(const struct stacks_reader *r, uint64_t node,
+                uint64_t leaf_loc, uint64_t **buf, size_t *cap);
+
+void sr_close(struct stacks_reader *r);
+
+#endif
