@@ -2,6 +2,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "cp_callstack.h"
@@ -20,6 +21,13 @@
 /* Set by the core only for some tools; cycprof needs inline frames. */
 extern Bool VG_(clo_read_inline_info);
 
+/* A forked child writes its own files, named with its own pid. */
+static void cp_atfork_child(ThreadId tid)
+{
+   (void)tid;
+   cp_dump_after_fork();
+}
+
 static void cp_post_clo_init(void)
 {
    /* Chasing puts code of both branch arms into one superblock, which
@@ -30,6 +38,7 @@ static void cp_post_clo_init(void)
    cp_context_init();
    cp_callstack_init();
    cp_dump_init();
+   VG_(atfork)(NULL, NULL, cp_atfork_child);
 }
 
 static void cp_fini(Int exitcode)
@@ -48,6 +57,9 @@ static void cp_pre_clo_init(void)
    VG_(details_avg_translation_sizeB)(500);
 
    VG_(clo_read_inline_info) = True;
+   /* Real names for _start and __libc_start_call_main in the stacks,
+    * rather than "(below main)". */
+   VG_(clo_show_below_main) = True;
 
    VG_(basic_tool_funcs)(cp_post_clo_init, cp_instrument, cp_fini);
    VG_(needs_command_line_options)(cp_process_option, cp_print_usage,
