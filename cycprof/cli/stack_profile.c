@@ -103,7 +103,8 @@ static int cmp_count(const void *a, const void *b)
 static void sort_with(stack_profile_t *sp, int (*cmp)(const void *, const void *))
 {
     cmp_sp = sp;
-    qsort(sp->stacks, sp->n, sizeof *sp->stacks, cmp);
+    if (sp->n) /* stacks is NULL when empty, and qsort must not see NULL */
+        qsort(sp->stacks, sp->n, sizeof *sp->stacks, cmp);
     /* The dedup index refers to positions; rebuild it. */
     free(sp->slot);
     sp->slot = NULL;

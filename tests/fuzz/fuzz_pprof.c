@@ -1,0 +1,35 @@
+/* libFuzzer harness for the pprof reader (pprof_reader.c), the stack
+ * merging (stack_profile.c) and the flame graph writer that consumes it.
+ * Any input must either load or be rejected with an error message. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmdutil.h"
+#include "flamegraph_svg.h"
+#include "pprof_reader.h"
+#include "stack_profile.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static FILE *null;
+    if (!null)
+        null = fopen("/dev/null", "w");
+    /* Keep decompression bombs within the fuzzer's memory limit. */
+    pprof_max_bytes = (size_t)32 << 20;
+    stack_profile_t sp;
+    char err[CU_ERRLEN];
+    sp_init(&sp);
+    if (pprof_read_mem(&sp, "fuzz", data, size, err, sizeof err) < 0) {
+        if (!err[0])
+            __builtin_trap();
+    } else {
+        sp_sort_by_count(&sp);
+        sp_sort_by_name(&sp);
+        fg_opts_t o = {"t", sp.cmd, "instructions", 1200, 0.1};
+        fg_write_svg(null, &sp, &o);
+    }
+    sp_free(&sp);
+    return 0;
+}
