@@ -29,6 +29,10 @@ static ThreadStack*  current;
 static ThreadId      current_tid;
 static UInt          deepest;
 
+/* Valgrind reuses thread ids; each thread gets its own serial number,
+ * which is what the profiles call the thread. */
+static UInt threads_started;
+
 static ThreadStack* thread_stack(ThreadId tid)
 {
    tl_assert(tid < VG_N_THREADS);
@@ -36,7 +40,7 @@ static ThreadStack* thread_stack(ThreadId tid)
       ThreadStack* t = VG_(calloc)("cp.stack.thread", 1, sizeof(ThreadStack));
       t->capacity = 64;
       t->frames = VG_(malloc)("cp.stack.frames", t->capacity * sizeof(Frame));
-      t->root = cp_context_root(tid);
+      t->root = cp_context_root(++threads_started);
       threads[tid] = t;
    }
    return threads[tid];
@@ -100,6 +104,19 @@ static void pop_below(ThreadStack* t, Addr limit)
       if (f->sp >= limit || survives(f, limit)) break;
       t->depth--;
    }
+}
+
+/* A new thread starts with an empty stack and a root of its own, never
+ * under the creating thread's stack or a dead thread's leftovers. */
+void cp_callstack_thread_created(ThreadId parent, ThreadId child)
+{
+   ThreadStack* t = threads[child];
+   /* The main thread is announced too, with no parent: keep its root. */
+   if (t && parent != VG_INVALID_THREADID) {
+      t->depth = 0;
+      t->root = cp_context_root(++threads_started);
+   }
+   publish(thread_stack(child));
 }
 
 void cp_callstack_init(void)

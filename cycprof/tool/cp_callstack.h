@@ -6,6 +6,7 @@
 
 void cp_callstack_init(void);
 void cp_callstack_switch_thread(ThreadId tid, ULong blocks_done);
+void cp_callstack_thread_created(ThreadId parent, ThreadId child);
 void cp_callstack_pre_signal(ThreadId tid, Int signo, Bool alt_stack);
 void cp_callstack_post_signal(ThreadId tid, Int signo);
 UInt cp_callstack_max_depth(void);

@@ -65,6 +65,7 @@ static void cp_pre_clo_init(void)
    VG_(needs_command_line_options)(cp_process_option, cp_print_usage,
                                    cp_print_debug_usage);
    VG_(track_start_client_code)(cp_callstack_switch_thread);
+   VG_(track_pre_thread_ll_create)(cp_callstack_thread_created);
    VG_(track_pre_deliver_signal)(cp_callstack_pre_signal);
    VG_(track_post_deliver_signal)(cp_callstack_post_signal);
 }
