@@ -6,7 +6,11 @@ REPO_DIR=$(cd "$TESTS_DIR/.." && pwd)
 : "${CYCPROF_BUILD:=$REPO_DIR/build}"
 VGLIB=$CYCPROF_BUILD/vg-lib
 TOOL_BIN=$VGLIB/cycprof-amd64-linux
-HELPER_BIN=$CYCPROF_BUILD/cycprof
+# The userland helper: vg-lib/cycprof (overlay), else the build tree's binary.
+HELPER_BIN=$VGLIB/cycprof
+for _h in "$VGLIB/cycprof" "$CYCPROF_BUILD/cycprof/cli/cycprof" "$CYCPROF_BUILD/cycprof"; do
+    if [ -f "$_h" ] && [ -x "$_h" ]; then HELPER_BIN=$_h; break; fi
+done
 
 # ------------------------------------------------------------------ work dir
 # W: scratch space for this run (programs, oracle cache, per-test dirs).
@@ -82,7 +86,9 @@ _locked() { # _locked KEY CMD...: run CMD once per KEY (others wait for it)
 }
 
 # lackey_total PROG ARGS... -> prints the exact instruction count (oracle)
-_run_lackey() { vg --tool=lackey --vex-guest-chase=no --log-file="$W/cache/$1.lackey.log" "${@:2}" >/dev/null 2>"$W/cache/$1.lackey.err"; }
+# The program's stdout/stderr always go to regular files (never /dev/null or a
+# pipe): libc behaves differently (and executes different instructions) otherwise.
+_run_lackey() { vg --tool=lackey --vex-guest-chase=no --log-file="$W/cache/$1.lackey.log" "${@:2}" >"$W/cache/$1.lackey.out" 2>"$W/cache/$1.lackey.err" </dev/null; }
 lackey_total() {
     local key
     key=$(_key lackey "$@")
@@ -94,7 +100,7 @@ lackey_total() {
 _run_cachegrind() {
     vg --tool=cachegrind --vex-guest-chase=no --cache-sim=no \
         --cachegrind-out-file="$W/cache/$1.cg.out" --log-file="$W/cache/$1.cg.log" "${@:2}" \
-        >/dev/null 2>"$W/cache/$1.cg.err"
+        >"$W/cache/$1.cg.stdout" 2>"$W/cache/$1.cg.err" </dev/null
 }
 cachegrind_out() {
     local key
@@ -109,7 +115,7 @@ cachegrind_out() {
 _run_shared() {
     local b=$W/cache/$1
     shift
-    cycprof "$b" "$b.log" "$@" >"$b.stdout" 2>"$b.stderr"
+    cycprof "$b" "$b.log" "$@" >"$b.stdout" 2>"$b.stderr" </dev/null
     echo $? >"$b.rc"
 }
 shared_profile() {
@@ -119,13 +125,14 @@ shared_profile() {
     echo "$W/cache/$key"
 }
 
-# check_run B: the tool run at base B exited 0 and wrote both files.
+# check_run B [cg|pb|both]: the tool run at base B exited 0 and wrote its file(s).
 check_run() {
-    local b=$1
+    local b=$1 which=${2:-both}
     [ "$(cat "$b.rc" 2>/dev/null)" = 0 ] ||
         fail "valgrind --tool=cycprof exited $(cat "$b.rc" 2>/dev/null) ($(grep -v '^==[0-9]*== *$' "$b.log" "$b.stderr" 2>/dev/null | tail -n 3 | tr '\n' ' '))"
-    [ -s "$b" ] || fail "no callgrind-format file $b"
-    [ -s "$b.pb.gz" ] || fail "no pprof file $b.pb.gz"
+    [ "$which" = pb ] || [ -s "$b" ] || fail "no callgrind-format file $b"
+    [ "$which" = cg ] || [ -s "$b.pb.gz" ] ||
+        fail "no pprof file $b.pb.gz ($(grep -i -E 'pprof|helper|error' "$b.log" 2>/dev/null | head -n 2 | tr '\n' ' '))"
 }
 
 # pycheck ARGS... <<'PY' ... PY : run python checks with tests/lib on the path
@@ -134,14 +141,16 @@ pycheck() {
 }
 
 # go tool pprof needs a writable HOME/GOCACHE and must not touch the network.
-export GOCACHE GOFLAGS PPROF_TMPDIR PPROF_BINARY_PATH GOTOOLCHAIN
+# HOME is set for go only (cyc.py passes GO_HOME as HOME), so rustup etc. keep theirs.
+export GOCACHE GOFLAGS PPROF_TMPDIR PPROF_BINARY_PATH GOTOOLCHAIN GO_HOME
 go_env() {
+    GO_HOME=$W/home
     GOCACHE=$W/gocache
     GOFLAGS=-mod=mod
     PPROF_TMPDIR=$W/pprof-tmp
     PPROF_BINARY_PATH=$W/no-binaries
     GOTOOLCHAIN=local
-    export HOME=$W/home GOCACHE GOFLAGS PPROF_TMPDIR PPROF_BINARY_PATH GOTOOLCHAIN
+    export GO_HOME GOCACHE GOFLAGS PPROF_TMPDIR PPROF_BINARY_PATH GOTOOLCHAIN
 }
 
 # ------------------------------------------------------------------ test registry

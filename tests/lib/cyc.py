@@ -133,7 +133,7 @@ def _annotate_table(out):
             break
         if not line.strip():
             continue
-        m = re.match(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(\S.*)$", line)
+            m = re.match(r"^\s*([\d,]+|\.)\s+(?:\(\s*[\d.]+%\)\s+)?(\S.*)$", line)
         if not m:
             raise ValueError("unparsable function row: %r" % line)
         rest = m.group(2)
@@ -143,7 +143,7 @@ def _annotate_table(out):
             obj = mo.group(1)
             rest = rest[:mo.start()]
         fl, fn = split_file_fn(rest)
-        rows.append((num(m.group(1)), fl, fn, obj))
+        rows.append((0 if m.group(1) == "." else num(m.group(1)), fl, fn, obj))
     return rows
 
 
@@ -282,6 +282,10 @@ def parse_callgrind(path):
     text = raw.decode("utf-8", "replace")
     cur_fn = cur_fn_raw = None
     cur_cfn = cur_cfn_raw = None
+    cur_ob = cur_fl = cur_cob = cur_cfl = None
+    cur_key = cur_ckey = None
+    r.fn_self_key = collections.Counter()   # by (object, file, fn) as the file defines them
+    r.calls_key = []
     pending_call = None
     skip_next = False
     prev = {}
@@ -334,6 +338,7 @@ def parse_callgrind(path):
             if pending_call is not None:
                 r.calls.append((cur_fn, pending_call[1], pending_call[0], c))
                 r.calls_raw.append((cur_fn_raw, pending_call[2], pending_call[0], c))
+                r.calls_key.append((cur_key, pending_call[3], pending_call[0], c))
                 pending_call = None
             else:
                 if cur_fn is None:
@@ -341,6 +346,7 @@ def parse_callgrind(path):
                 else:
                     r.fn_self[cur_fn] += c
                     r.fn_self_raw[cur_fn_raw] += c
+                    r.fn_self_key[cur_key] += c
             continue
         m = re.match(r"^(\w+)[=:]\s?(.*)$", line)
         if not m:
@@ -362,12 +368,24 @@ def parse_callgrind(path):
         if key in ("fn",):
             cur_fn_raw = uncompress("fn", val)
             cur_fn = norm_fn(cur_fn_raw)
+            cur_key = (cur_ob, cur_fl, cur_fn_raw)
             cur_cfn = None
-        elif key in ("ob", "fl", "fi", "fe", "cob", "cfi", "cfl", "jfi", "jfn"):
+        elif key == "ob":
+            cur_ob = uncompress(key, val)
+        elif key == "fl":
+            cur_fl = uncompress(key, val)
+        elif key == "cob":
+            cur_cob = uncompress(key, val)
+        elif key in ("cfi", "cfl"):
+            cur_cfl = uncompress(key, val)
+        elif key in ("fi", "fe", "jfi", "jfn"):
             uncompress(key, val)
         elif key == "cfn":
             cur_cfn_raw = uncompress("cfn", val)
             cur_cfn = norm_fn(cur_cfn_raw)
+            cur_ckey = (cur_cob if cur_cob is not None else cur_ob,
+                        cur_cfl if cur_cfl is not None else cur_fl, cur_cfn_raw)
+            cur_cob = cur_cfl = None
         elif key == "calls":
             toks = val.split()
             if not toks or not toks[0].isdigit():
@@ -375,7 +393,7 @@ def parse_callgrind(path):
                 continue
             if cur_cfn is None:
                 r.errors.append("line %d: calls= without cfn=" % lineno)
-            pending_call = (int(toks[0]), cur_cfn, cur_cfn_raw)
+            pending_call = (int(toks[0]), cur_cfn, cur_cfn_raw, cur_ckey)
         elif key in ("jump", "jcnd"):
             skip_next = True
         else:
@@ -388,14 +406,22 @@ def parse_callgrind(path):
     return r
 
 
-def call_balance(cg):
+def call_balance(cg, by="obfn"):
     """For every function F: cost of calls into F from other functions (in) and
     self(F) + cost of calls from F to other functions (out). In any profile made
     from a calling-context tree these are equal for every F that has callers
-    (derivation in tests/README). Returns {fn: (in, out)}."""
+    (derivation in tests/README.md). Functions are keyed by (object, name)
+    ("key": (object, file, name); "raw": name). Returns {key: (in, out)}."""
     inn = collections.Counter()
-    out = collections.Counter(cg.fn_self_raw)
-    for caller, callee, count, cost in cg.calls_raw:
+    selfc, calls = {"key": (cg.fn_self_key, cg.calls_key), "raw": (cg.fn_self_raw, cg.calls_raw),
+                    "obfn": ({(k[0], k[2]): 0 for k in cg.fn_self_key}, [])}[by]
+    if by == "obfn":
+        selfc = collections.Counter()
+        for k, v in cg.fn_self_key.items():
+            selfc[(k[0], k[2])] += v
+        calls = [((a[0], a[2]), (b[0], b[2]), n, c) for a, b, n, c in cg.calls_key]
+    out = collections.Counter(selfc)
+    for caller, callee, count, cost in calls:
         if caller == callee:
             continue
         inn[callee] += cost
@@ -406,7 +432,10 @@ def call_balance(cg):
 # ---------------------------------------------------------------- pprof
 
 def pprof(args, pb):
-    rc, out, err = run(["go", "tool", "pprof", "-symbolize=none"] + list(args) + [pb])
+    env = dict(os.environ)
+    if env.get("GO_HOME"):
+        env["HOME"] = env["GO_HOME"]
+    rc, out, err = run(["go", "tool", "pprof", "-symbolize=none"] + list(args) + [pb], env=env)
     if rc != 0:
         raise RuntimeError("go tool pprof %s failed rc=%d: %s" % (" ".join(args), rc, err[-800:]))
     return out, err

@@ -1,0 +1,183 @@
+# C. The callgrind-format file: read by callgrind_annotate, and its numbers agree
+#    with lackey (total) and cachegrind (per-function self cost).
+# shellcheck shell=bash
+
+# Programs profiled for these checks: "label|prog args" ('python' uses PY_ENV).
+CG_PROGS=("split|split" "cxxexc|cxxexc 100" "signal|signal 100"
+    "recurse|recurse 10" "gzip|/bin/gzip -6 -c TEXT" "python|/usr/bin/python3 -S -s PYSCRIPT")
+
+# cg_prog LABEL|SPEC -> sets PROG (array) and RUN_ENV
+cg_prog() {
+    local spec=${1#*|}
+    spec=${spec//TEXT/$BIN/text.txt}
+    spec=${spec//PYSCRIPT/$BIN/pyscript.py}
+    # shellcheck disable=SC2206
+    PROG=($spec)
+    case ${PROG[0]} in /*) ;; *) need_prog "${PROG[0]}"; PROG[0]=$BIN/${PROG[0]} ;; esac
+    RUN_ENV=()
+    case $1 in python\|*) RUN_ENV=("${PY_ENV[@]}") ;; esac
+}
+
+t_cg_annotate_clean() {
+    need_tool
+    local p b
+    for p in "${CG_PROGS[@]}"; do
+        cg_prog "$p"
+        b=$(shared_profile -- "${PROG[@]}")
+        check_run "$b" cg
+        pycheck "$b" "${p%%|*}" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+path, label = sys.argv[1], sys.argv[2]
+for args in ([], ["--inclusive=yes"], ["--tree=both"], ["--tree=caller"], ["--auto=yes"],
+             ["--inclusive=yes", "--tree=both", "--auto=yes"]):
+    rc, out, err, warns = callgrind_annotate(path, *args)
+    what = "%s: callgrind_annotate %s" % (label, " ".join(args) or "(defaults)")
+    C.eq(what + " exit status", 0, rc)
+    C.true(not warns, "%s printed warnings: %s" % (what, warns[:3]))
+    C.true("PROGRAM TOTALS" in out, what + ": no PROGRAM TOTALS in output")
+r = parse_callgrind(path)
+C.true(not r.errors, "%s: callgrind format errors: %s" % (label, r.errors[:5]))
+C.done()
+PY
+    done
+}
+register cg-annotate-clean t_cg_annotate_clean
+
+t_cg_header() {
+    need_tool
+    local p b
+    for p in "${CG_PROGS[@]}"; do
+        cg_prog "$p"
+        b=$(shared_profile -- "${PROG[@]}")
+        check_run "$b" cg
+        head -c 2048 "$b" | grep -q '^events:' ||
+            note "${p%%|*}: no 'events:' line within the first 2 KiB of $b"
+        head -n 1 "$b" | grep -q -E '^(# |version:|creator:|events:|positions:|pid:|cmd:|desc:)' ||
+            note "${p%%|*}: first line is not a callgrind header line: $(head -n 1 "$b" | cut -c1-80)"
+    done
+    true
+}
+register cg-header t_cg_header
+
+t_cg_totals() {
+    need_tool
+    local p b want
+    for p in "${CG_PROGS[@]}"; do
+        cg_prog "$p"
+        b=$(shared_profile -- "${PROG[@]}")
+        check_run "$b" cg
+        want=$(lackey_total "${PROG[@]}") || fail "lackey failed"
+        pycheck "$b" "${p%%|*}" "$want" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+path, label, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+r = parse_callgrind(path)
+ca, ca_total, warns = ca_functions(path)
+C.eq("%s: callgrind_annotate PROGRAM TOTALS vs lackey" % label, want, ca_total)
+C.eq("%s: sum of all self costs in the file vs lackey" % label, want, r.self_total)
+if r.totals is not None:
+    C.eq("%s: 'totals:' line vs lackey" % label, want, r.totals[0])
+if r.summary is not None:
+    C.eq("%s: 'summary:' line vs lackey" % label, want, r.summary[0])
+C.true(r.totals is not None or r.summary is not None, "%s: neither totals: nor summary: line" % label)
+C.eq("%s: tool log total vs lackey" % label, want, refs_total(path + ".log"))
+C.done()
+PY
+    done
+}
+register cg-totals t_cg_totals
+
+t_cg_self_vs_cachegrind() {
+    need_tool
+    local p b cgo
+    for p in "${CG_PROGS[@]}"; do
+        cg_prog "$p"
+        b=$(shared_profile -- "${PROG[@]}")
+        check_run "$b" cg
+        cgo=$(cachegrind_out "${PROG[@]}") || fail "cachegrind oracle failed"
+        pycheck "$b" "${p%%|*}" "$cgo" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+path, label, cgo = sys.argv[1], sys.argv[2], sys.argv[3]
+ca, ca_total, warns = ca_functions(path)
+cg, cg_total = cg_functions(cgo)
+diffs = sorted(((abs(ca[k] - cg[k]), k) for k in set(ca) | set(cg) if ca[k] != cg[k]), reverse=True)
+print("%s: %d functions in cachegrind, %d in callgrind_annotate, %d differ" % (label, len(cg), len(ca), len(diffs)))
+for d, k in diffs[:15]:
+    print("   %-50s cachegrind=%d tool=%d" % (k, cg[k], ca[k]))
+if diffs:
+    C.fail("%s: per-function self cost differs from cachegrind for %d of %d functions, e.g. %s" % (
+        label, len(diffs), len(set(ca) | set(cg)),
+        "; ".join("%s cachegrind=%d tool=%d" % (k, cg[k], ca[k]) for d, k in diffs[:3])))
+C.done()
+PY
+    done
+}
+register cg-self-vs-cachegrind t_cg_self_vs_cachegrind
+
+# Inclusive costs: in a profile made from a calling-context tree, for every
+# function F with callers, the cost of the calls into F (from other functions)
+# equals F's self cost plus the cost of F's calls to other functions
+# (inclusive = self + callees' inclusive, per the calls= lines). Functions
+# without a symbol ('???') cannot be told apart and are skipped.
+t_cg_inclusive() {
+    need_tool
+    local p b
+    for p in "${CG_PROGS[@]}"; do
+        cg_prog "$p"
+        b=$(shared_profile -- "${PROG[@]}")
+        check_run "$b" cg
+        pycheck "$b" "${p%%|*}" <<'PY' || true
+import sys, collections
+from cyc import *
+C = Checker()
+path, label = sys.argv[1], sys.argv[2]
+r = parse_callgrind(path)
+bal = call_balance(r)
+bad = sorted((k, v) for k, v in bal.items()
+             if v[0] > 0 and v[0] != v[1] and norm_fn(k[1]) != UNKNOWN)
+for k, v in bad[:10]:
+    print("  unbalanced %s: calls in=%d, self+calls out=%d" % (k, v[0], v[1]))
+C.true(not bad, "%s: %d functions where cost of calls into F != self(F) + cost of calls out of F, e.g. %s" % (
+    label, len(bad), "; ".join("%s in=%d out=%d" % (k[1], v[0], v[1]) for k, v in bad[:3])))
+C.done()
+PY
+    done
+}
+register cg-inclusive t_cg_inclusive
+
+# --auto=yes: per-line counts of the test program's own source equal cg_annotate's.
+t_cg_source_lines() {
+    need_tool
+    local p b cgo src
+    for p in "split|split" "cxxexc|cxxexc 100" "signal|signal 100" "recurse|recurse 10"; do
+        cg_prog "$p"
+        b=$(shared_profile -- "${PROG[@]}")
+        check_run "$b" cg
+        cgo=$(cachegrind_out "${PROG[@]}") || fail "cachegrind oracle failed"
+        src=$TESTS_DIR/progs/${p%%|*}.c
+        [ -e "$src" ] || src=$TESTS_DIR/progs/${p%%|*}.cc
+        pycheck "$b" "$cgo" "$src" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+path, cgo, src = sys.argv[1:4]
+a = annotated_source(run(["callgrind_annotate", "--auto=yes", path])[1], src)
+b = annotated_source(run(["cg_annotate", "--auto=yes", cgo])[1], src)
+if b is None:
+    C.fail("cg_annotate did not annotate %s (oracle problem)" % src)
+elif a is None:
+    C.fail("callgrind_annotate --auto=yes did not annotate %s" % src)
+else:
+    d = [(i + 1, x[1], x[0], y[0]) for i, (x, y) in enumerate(zip(b, a)) if x != y]
+    C.true(len(a) == len(b) and not d, "%s: per-line counts differ from cg_annotate on %d lines, e.g. %s" % (
+        src.split("/")[-1], len(d), ["line %d %r: cachegrind=%d tool=%d" % x for x in d[:3]]))
+C.done()
+PY
+    done
+}
+register cg-source-lines t_cg_source_lines
