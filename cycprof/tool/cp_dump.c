@@ -7,6 +7,9 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_xarray.h"
+#include "cp_arena.h"
+#include "cp_callstack.h"
+#include "cp_instrument.h"
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_dump.h"
@@ -99,6 +102,10 @@ void cp_dump_all(void)
       cp_write_pprof(pprof_path, total, cmd);
 
    VG_(umsg)("I   refs:      %s\n", cp_thousands(total));
+   if (VG_(clo_stats))
+      VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of records, "
+                "deepest stack %u\n", cp_context_count(), cp_sbinfo_count(),
+                cp_thousands(cp_arena_bytes()), cp_callstack_max_depth());
    VG_(free)(cmd);
    VG_(free)(incl);
 }

@@ -54,7 +54,7 @@ static void cp_pre_clo_init(void)
    VG_(details_description)("exact instruction counts on exact call stacks");
    VG_(details_copyright_author)("Copyright (C) the cycprof developers.");
    VG_(details_bug_reports_to)("the cycprof issue tracker");
-   VG_(details_avg_translation_sizeB)(500);
+   VG_(details_avg_translation_sizeB)(300);
 
    VG_(clo_read_inline_info) = True;
    /* Real names for _start and __libc_start_call_main in the stacks,

@@ -59,9 +59,32 @@ static void sink(HChar c, void* opaque)
    f->buf[f->used++] = c;
 }
 
+static void put_bytes(OutFile* f, const HChar* s, UInt n)
+{
+   while (n > 0) {
+      UInt room = BUF_BYTES - f->used, k = n < room ? n : room;
+      VG_(memcpy)(f->buf + f->used, s, k);
+      f->used += k;
+      s += k;
+      n -= k;
+      if (f->used == BUF_BYTES) flush(f);
+   }
+}
+
+/* Records are short: format them whole, and only fall back to the
+ * per-character printer for long ones (names, command lines). */
 void cp_outfile_printf(OutFile* f, const HChar* format, ...)
 {
+   HChar line[512];
    va_list args;
+   UInt n;
+   va_start(args, format);
+   n = VG_(vsnprintf)(line, sizeof line, format, args);
+   va_end(args);
+   if (n < sizeof line - 1) {
+      put_bytes(f, line, n);
+      return;
+   }
    va_start(args, format);
    VG_(vcbprintf)(sink, f, format, args);
    va_end(args);
@@ -69,7 +92,7 @@ void cp_outfile_printf(OutFile* f, const HChar* format, ...)
 
 void cp_outfile_puts(OutFile* f, const HChar* s)
 {
-   for (; *s; s++) sink(*s, f);
+   put_bytes(f, s, VG_(strlen)(s));
 }
 
 static void release(OutFile* f)

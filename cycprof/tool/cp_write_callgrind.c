@@ -98,32 +98,54 @@ static Bool same_place(const Record* a, const Record* b)
    return record_order(a, b) == 0;
 }
 
-static void collect(Symbols* s, RecordList* l, const ULong* inclusive)
+/* Self costs are summed per address over all contexts first: there are
+ * far fewer addresses than (context, address) pairs. */
+static void collect_self_costs(Symbols* s, RecordList* l)
 {
    AddrCostList costs = { 0 };
+   AddrMap per_addr;
    UInt id, i, n = cp_context_count();
+   UWord k;
+   cp_addrmap_init(&per_addr, 4096);
    for (id = 1; id <= n; id++) {
-      Context* c = cp_context_by_id(id);
-      cp_context_self_costs(c, &costs);
+      cp_context_self_costs(cp_context_by_id(id), &costs);
       for (i = 0; i < costs.used; i++) {
-         Record* r = new_record(l);
-         r->addr = costs.items[i].addr;
-         r->at = lookup(s, r->addr);
-         r->cost = costs.items[i].count;
-      }
-      /* Top-level frames (callsite 0) were entered from nowhere. */
-      if (c->callsite != 0 && inclusive[id] > 0) {
-         Record* r = new_record(l);
-         r->is_call = True;
-         r->addr = c->callsite;
-         r->at = lookup(s, c->callsite);
-         r->callee_addr = c->fn;
-         r->callee = lookup(s, c->fn);
-         r->calls = c->calls;
-         r->cost = inclusive[id];
+         UWord* sum = cp_addrmap_find(&per_addr, costs.items[i].addr);
+         if (sum) *sum += costs.items[i].count;
+         else cp_addrmap_put(&per_addr, costs.items[i].addr,
+                             costs.items[i].count);
       }
    }
+   for (k = 0; k < per_addr.capacity; k++) {
+      Record* r;
+      if (per_addr.keys[k] == 0) continue;
+      r = new_record(l);
+      r->addr = per_addr.keys[k];
+      r->at = lookup(s, r->addr);
+      r->cost = per_addr.values[k];
+   }
+   VG_(free)(per_addr.keys);
+   VG_(free)(per_addr.values);
    cp_addrcostlist_free(&costs);
+}
+
+static void collect_calls(Symbols* s, RecordList* l, const ULong* inclusive)
+{
+   UInt id, n = cp_context_count();
+   for (id = 1; id <= n; id++) {
+      Context* c = cp_context_by_id(id);
+      Record* r;
+      /* Top-level frames (callsite 0) were entered from nowhere. */
+      if (c->callsite == 0 || inclusive[id] == 0) continue;
+      r = new_record(l);
+      r->is_call = True;
+      r->addr = c->callsite;
+      r->at = lookup(s, c->callsite);
+      r->callee_addr = c->fn;
+      r->callee = lookup(s, c->fn);
+      r->calls = c->calls;
+      r->cost = inclusive[id];
+   }
 }
 
 static void merge_same_places(RecordList* l)
@@ -245,7 +267,8 @@ Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
    if (!out) return False;
    syms.names = cp_strtab_new();
    cp_addrmap_init(&syms.pos_index, 4096);
-   collect(&syms, &records, inclusive);
+   collect_self_costs(&syms, &records);
+   collect_calls(&syms, &records, inclusive);
    merge_same_places(&records);
 
    nm.out = out;
