@@ -253,6 +253,50 @@ static void write_header(OutFile* out, ULong total, const HChar* cmd)
       total);
 }
 
+typedef struct {
+   SrcPos fn;
+   ULong  self;
+} FunctionCost;
+
+static Int by_cost_descending(const void* pa, const void* pb)
+{
+   ULong a = ((const FunctionCost*)pa)->self;
+   ULong b = ((const FunctionCost*)pb)->self;
+   return a > b ? -1 : a < b ? 1 : 0;
+}
+
+/* --top=N: the costliest functions by self cost, in the Valgrind log,
+ * laid out like 'cycprof report'. Records are sorted by function. */
+static void print_top_functions(const RecordList* l, const StrTab* names,
+                                ULong total)
+{
+   FunctionCost* fns;
+   UInt i, n = 0;
+   if (cp_opts.top <= 0 || l->used == 0) return;
+   fns = VG_(malloc)("cp.cg.top", l->used * sizeof(FunctionCost));
+   for (i = 0; i < l->used; i++) {
+      const Record* r = &l->items[i];
+      if (n == 0 || fns[n - 1].fn.obj != r->at.obj
+          || fns[n - 1].fn.file != r->at.file || fns[n - 1].fn.fn != r->at.fn) {
+         fns[n].fn = r->at;
+         fns[n++].self = 0;
+      }
+      if (!r->is_call) fns[n - 1].self += r->cost;
+   }
+   VG_(ssort)(fns, n, sizeof(FunctionCost), by_cost_descending);
+   VG_(umsg)("Top %d functions by self instructions (total %s):\n",
+             cp_opts.top, cp_thousands(total));
+   for (i = 0; i < n && i < (UInt)cp_opts.top && fns[i].self > 0; i++) {
+      ULong tenths = total ? fns[i].self * 1000 / total : 0;
+      VG_(umsg)("%15s (%3llu.%llu%%)  %s:%s [%s]\n",
+                cp_thousands(fns[i].self), tenths / 10, tenths % 10,
+                cp_strtab_get(names, fns[i].fn.file),
+                cp_strtab_get(names, fns[i].fn.fn),
+                cp_strtab_get(names, fns[i].fn.obj));
+   }
+   VG_(free)(fns);
+}
+
 Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
                         ULong total, const HChar* cmd)
 {
@@ -280,6 +324,7 @@ Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
    write_body(out, &nm, &records);
    cp_outfile_printf(out, "\ntotals: %llu\n", total);
    ok = cp_outfile_commit(out);
+   print_top_functions(&records, syms.names, total);
 
    for (space = 0; space < 3; space++) VG_(free)(nm.defined[space]);
    VG_(free)(records.items);
