@@ -90,7 +90,9 @@ static Int record_order(const void* pa, const void* pb)
    if ((c = cmp_uint(a->at.fn, b->at.fn))) return c;
    if ((c = cmp_uint(a->is_call, b->is_call))) return c;
    if ((c = cmp_addr(position_key(a), position_key(b)))) return c;
-   return cmp_addr(a->callee_addr, b->callee_addr);
+   if ((c = cmp_uint(a->callee.obj, b->callee.obj))) return c;
+   if ((c = cmp_uint(a->callee.file, b->callee.file))) return c;
+   return cmp_uint(a->callee.fn, b->callee.fn);
 }
 
 static Bool same_place(const Record* a, const Record* b)
@@ -129,23 +131,74 @@ static void collect_self_costs(Symbols* s, RecordList* l)
    cp_addrcostlist_free(&costs);
 }
 
+static Bool same_function(SrcPos a, SrcPos b)
+{
+   return a.obj == b.obj && a.file == b.file && a.fn == b.fn;
+}
+
+/* The function block a context's own costs and calls belong to: its
+ * frame's function (a root has none: then the code's own function). */
+static SrcPos frame_function(Symbols* s, const Context* c, Addr fallback)
+{
+   SrcPos p = lookup(s, c->kind == CtxRoot ? fallback : c->fn);
+   p.line = 0;
+   return p;
+}
+
+static Record* new_call(RecordList* l, SrcPos caller, Addr addr,
+                        SrcPos callee, Addr callee_addr, ULong calls,
+                        ULong cost)
+{
+   Record* r = new_record(l);
+   r->is_call = True;
+   r->at = caller;
+   r->addr = addr;
+   r->callee = callee;
+   r->callee_addr = callee_addr;
+   r->calls = calls;
+   r->cost = cost;
+   return r;
+}
+
+/* A call line per context, in the caller frame's function block, so that
+ * every function's incoming inclusive cost is its self cost plus its
+ * outgoing calls, as callgrind_annotate computes it. */
 static void collect_calls(Symbols* s, RecordList* l, const ULong* inclusive)
 {
    UInt id, n = cp_context_count();
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
-      Record* r;
+      SrcPos caller;
       /* Top-level frames (callsite 0) were entered from nowhere. */
       if (c->callsite == 0 || inclusive[id] == 0) continue;
-      r = new_record(l);
-      r->is_call = True;
-      r->addr = c->callsite;
-      r->at = lookup(s, c->callsite);
-      r->callee_addr = c->fn;
-      r->callee = lookup(s, c->fn);
-      r->calls = c->calls;
-      r->cost = inclusive[id];
+      caller = frame_function(s, c->parent, c->callsite);
+      caller.line = lookup(s, c->callsite).line;
+      new_call(l, caller, c->callsite, lookup(s, c->fn), c->fn, c->calls,
+               inclusive[id]);
    }
+}
+
+/* Code of another function running in a frame (a jump into its middle,
+ * a part inlined from a header, a signal trampoline) is shown as a call
+ * with count 0 from the frame's function, so inclusive costs add up. */
+static void collect_foreign_code(Symbols* s, RecordList* l)
+{
+   AddrCostList costs = { 0 };
+   UInt id, i, n = cp_context_count();
+   for (id = 1; id <= n; id++) {
+      Context* c = cp_context_by_id(id);
+      SrcPos frame;
+      if (c->kind == CtxRoot) continue;
+      frame = frame_function(s, c, 0);
+      cp_context_self_costs(c, &costs);
+      for (i = 0; i < costs.used; i++) {
+         SrcPos code = lookup(s, costs.items[i].addr);
+         if (!same_function(code, frame))
+            new_call(l, frame, costs.items[i].addr, code,
+                     costs.items[i].addr, 0, costs.items[i].count);
+      }
+   }
+   cp_addrcostlist_free(&costs);
 }
 
 static void merge_same_places(RecordList* l)
@@ -313,6 +366,7 @@ Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
    cp_addrmap_init(&syms.pos_index, 4096);
    collect_self_costs(&syms, &records);
    collect_calls(&syms, &records, inclusive);
+   collect_foreign_code(&syms, &records);
    merge_same_places(&records);
 
    nm.out = out;
