@@ -41,7 +41,6 @@ struct stacks_reader {
     /* A record line read ahead while looking for the end of the header. */
     char *pending;
     size_t pending_len;
-    int pending_nl;
 
     uint64_t nmaps, nfns, nlocs, nsamples;
     int64_t sum;                 /* of sample counts so far */
@@ -60,8 +59,10 @@ static int errorf(struct stacks_reader *r, const char *fmt, ...)
 static int errorf(struct stacks_reader *r, const char *fmt, ...)
 {
     if (!r->failed) {
-        int n = snprintf(r->err, sizeof r->err, "%s:%lu: ", r->path,
-                         r->lr ? lr_lineno(r->lr) : 0ul);
+        unsigned long line = r->lr ? lr_lineno(r->lr) : 0;
+        /* Line 0: nothing read yet (an empty file): name just the file. */
+        int n = line ? snprintf(r->err, sizeof r->err, "%s:%lu: ", r->path, line)
+                     : snprintf(r->err, sizeof r->err, "%s: ", r->path);
         if (n < 0 || (size_t)n >= sizeof r->err)
             n = 0;
         va_list ap;
@@ -196,20 +197,26 @@ static int want_fields(struct stacks_reader *r, const char *rec, int have,
 }
 
 /* Next raw line, NUL-free; NULL at EOF (r->failed tells errors apart). */
-static char *next_line(struct stacks_reader *r, size_t *len, int *nl)
+static char *next_line(struct stacks_reader *r, size_t *len)
 {
     if (r->pending) {
         char *l = r->pending;
         *len = r->pending_len;
-        *nl = r->pending_nl;
         r->pending = NULL;
         return l;
     }
-    char *l = lr_next(r->lr, len, nl);
+    int nl;
+    char *l = lr_next(r->lr, len, &nl);
     if (!l) {
         int e = lr_error(r->lr);
         if (e)
             errorf(r, "read error: %s", strerror(e));
+        return NULL;
+    }
+    /* Every record ends with '\n': a line without one was cut short, and
+     * its last field may be too (a count "12" that was "1234"). */
+    if (!nl) {
+        errorf(r, "truncated dump: line has no newline");
         return NULL;
     }
     if (memchr(l, '\0', *len)) {
@@ -283,8 +290,7 @@ static int is_header_record(const char *rec)
 static int read_header(struct stacks_reader *r)
 {
     size_t len;
-    int nl;
-    char *l = next_line(r, &len, &nl);
+    char *l = next_line(r, &len);
     if (!l)
         return r->failed ? -1 : errorf(r, "empty file, not a cycprof stacks dump");
     char *f[MAX_FIELDS];
@@ -296,7 +302,7 @@ static int read_header(struct stacks_reader *r)
         return errorf(r, "unsupported stacks dump version '%.20s' "
                       "(this cycprof reads version 1)", n >= 2 ? f[1] : "");
     for (;;) {
-        l = next_line(r, &len, &nl);
+        l = next_line(r, &len);
         if (!l)
             return r->failed ? -1 : errorf(r, "truncated dump: no 'end' record");
         /* Look at the record name without splitting the line yet. */
@@ -313,7 +319,6 @@ static int read_header(struct stacks_reader *r)
     }
     r->pending = l;
     r->pending_len = len;
-    r->pending_nl = nl;
     const char *missing = !r->seen_cmd ? "cmd" : !r->seen_pid ? "pid" :
                           !r->seen_duration ? "duration_ns" :
                           !r->seen_total ? "total" : NULL;
@@ -489,15 +494,12 @@ static int parse_sample(struct stacks_reader *r, char **f, int n,
     return 0;
 }
 
-static int parse_end(struct stacks_reader *r, char **f, int n, int nl,
+static int parse_end(struct stacks_reader *r, char **f, int n,
                      struct sr_record *rec)
 {
     if (want_fields(r, "end", n, 1, "number of sample records") != 0 ||
         num(r, "end", "count", f[1], UINT64_MAX, &rec->end.nsamples) != 0)
         return -1;
-    /* Without its newline the count itself may have been cut short. */
-    if (!nl)
-        return errorf(r, "truncated dump: 'end' record has no newline");
     if (rec->end.nsamples != r->nsamples)
         return errorf(r, "end says %" PRIu64 " sample records, the dump has "
                       "%" PRIu64, rec->end.nsamples, r->nsamples);
@@ -505,7 +507,7 @@ static int parse_end(struct stacks_reader *r, char **f, int n, int nl,
         return errorf(r, "sample counts add up to %" PRId64 " but the header "
                       "says total %" PRId64, r->sum, r->hdr.total);
     size_t len;
-    if (next_line(r, &len, &nl))
+    if (next_line(r, &len))
         return errorf(r, "data after the 'end' record");
     if (r->failed)
         return -1;
@@ -519,8 +521,7 @@ int sr_next(struct stacks_reader *r, struct sr_record *rec)
     if (r->phase == PH_DONE)
         return 0;
     size_t len;
-    int nl;
-    char *l = next_line(r, &len, &nl);
+    char *l = next_line(r, &len);
     if (!l)
         return r->failed ? -1 : errorf(r, "truncated dump: no 'end' record");
     char *f[MAX_FIELDS];
@@ -545,7 +546,7 @@ int sr_next(struct stacks_reader *r, struct sr_record *rec)
         rc = enter(r, PH_MAP, k) ? -1 : parse_map(r, f, n, rec);
     } else if (strcmp(k, "end") == 0) {
         rec->kind = SR_END;
-        rc = enter(r, PH_END, k) ? -1 : parse_end(r, f, n, nl, rec);
+        rc = enter(r, PH_END, k) ? -1 : parse_end(r, f, n, rec);
         if (rc == 0)
             r->phase = PH_DONE;
     } else if (is_header_record(k) || strcmp(k, "cycprof-stacks") == 0) {
