@@ -35,7 +35,11 @@ static uint64_t hash_frames(const uint32_t *f, size_t n)
 
 static void rehash(stack_profile_t *sp)
 {
-    size_t ns = sp->nslot ? sp->nslot * 2 : 256;
+    /* At least twice the next size, so the table is never full (a full
+     * table would make the probe loops below spin forever). */
+    size_t ns = 256;
+    while (ns < (sp->n + 1) * 2 || ns <= sp->nslot)
+        ns *= 2;
     uint32_t *slot = cu_calloc(ns, sizeof *slot);
     for (size_t i = 0; i < sp->n; i++) {
         const sp_stack_t *s = &sp->stacks[i];
