@@ -242,10 +242,29 @@ static int resolve(parser_t *ps, int ctx, const char *s, uint32_t *out)
 
 /* ---- header lines ---- */
 
-static void end_part(parser_t *ps)
+/* Close a part: check its costs against its totals, add them up.
+ * callgrind and cycprof end every part with "totals:", the exact sum of the
+ * part's cost lines; "summary:" in the header may differ slightly under
+ * callgrind's cache simulation, so it is only used to spot a file that was
+ * cut before its "totals:" line. */
+static int end_part(parser_t *ps)
 {
     cg_profile_t *p = ps->p;
     if (ps->part_has_body || ps->have_summary || ps->have_totals) {
+        for (size_t e = 0; e < p->nev; e++) {
+            if (ps->have_totals && ps->ptotals[e] != ps->part_self[e])
+                return fail(ps, "the costs add up to %llu %s but 'totals:' "
+                            "says %llu (corrupt file?)",
+                            (unsigned long long)ps->part_self[e],
+                            p->events[e],
+                            (unsigned long long)ps->ptotals[e]);
+            if (!ps->have_totals && ps->have_summary &&
+                ps->summary[e] != ps->part_self[e])
+                return fail(ps, "no 'totals:' line and the costs add up to "
+                            "%llu %s, not the %llu of 'summary:' (truncated "
+                            "file?)", (unsigned long long)ps->part_self[e],
+                            p->events[e], (unsigned long long)ps->summary[e]);
+        }
         /* callgrind_annotate's choice: summary:, else totals:, else the
          * sum of the self costs. */
         const uint64_t *t = ps->have_summary  ? ps->summary
@@ -260,6 +279,7 @@ static void end_part(parser_t *ps)
     memset(ps->ptotals, 0, sizeof ps->ptotals);
     memset(ps->part_self, 0, sizeof ps->part_self);
     ps->prev_pos[0] = ps->prev_pos[1] = 0;
+    return 0;
 }
 
 static int parse_events(parser_t *ps, const char *s)
@@ -378,7 +398,7 @@ static int header_line(parser_t *ps, const char *key, size_t klen,
         if (lex_u64(&c, &v) < 0 || v > 1)
             return fail(ps, "unsupported format version '%s'", skip_ws(val));
     } else if (IS("part")) {
-        end_part(ps);
+        return end_part(ps);
     } else if (IS("events")) {
         if (ps->part_has_body)
             return fail(ps, "'events:' after cost lines of the same part");
@@ -574,7 +594,13 @@ static int do_line(parser_t *ps, char *s, size_t len)
             return fail(ps, "'calls=' must be followed by its cost line");
         return header_line(ps, s, klen, k + 1);
     }
-    return fail(ps, "unrecognized line '%.40s'", s);
+    /* Quote at most 40 bytes, printable ASCII only: the line may be binary. */
+    char snip[41];
+    size_t n = 0;
+    for (; n < 40 && s[n]; n++)
+        snip[n] = (s[n] >= 0x20 && s[n] < 0x7f) ? s[n] : '?';
+    snip[n] = 0;
+    return fail(ps, "unrecognized line '%s'", snip);
 }
 
 int cg_read_stream(cg_profile_t *p, const char *name, FILE *f, char *err,
@@ -616,7 +642,7 @@ int cg_read_stream(cg_profile_t *p, const char *name, FILE *f, char *err,
     if (rc == 0 && !ps.have_events)
         rc = fail(&ps, "no 'events:' line (not a callgrind profile)");
     if (rc == 0)
-        end_part(&ps);
+        rc = end_part(&ps);
     free(line);
     tuplemap_free(&ps.comp);
     free(ps.comp_val);
