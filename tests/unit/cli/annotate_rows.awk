@@ -3,9 +3,12 @@
 # percentages removed, "[object]" suffix dropped, zero rows dropped), so the
 # two can be compared with diff.
 # mode=cga: rows follow the "file:function" heading and its dashes line.
-# mode=cyc: rows follow the "file:function" heading directly.
+# mode=cyc: rows follow the heading ("file:function", "file", "object",
+#           "file:line function") directly.
 function strip(s) { gsub(/,/, "", s); return s }
-/file:function$/ { intable = 1; if (mode == "cga") skipdash = 1; next }
+/file:function$/ || (mode == "cyc" && / (file|object|file:line function)$/) {
+    intable = 1; if (mode == "cga") skipdash = 1; next
+}
 intable && skipdash { skipdash = 0; next }
 intable && /^$/ { intable = 0; next }
 intable && /^\(/ { intable = 0; next }

@@ -1,6 +1,8 @@
 /* Small deterministic program for the cli tests: recursion (fib), an
  * inlined helper (sq), a loop (work) and a second thread. Built twice, with
- * and without -DSLOWER, to give `cycprof diff` two builds to compare. */
+ * and without -DSLOWER, to give `cycprof diff` two builds to compare.
+ * "prog N nothread" runs without the thread, whose futex waits vary from
+ * run to run: that makes two runs count exactly the same. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +35,13 @@ static void *thread_main(void *arg)
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 16;
+    int threaded = argc <= 2;
     pthread_t t;
-    pthread_create(&t, NULL, thread_main, (void *)20000L);
+    if (threaded)
+        pthread_create(&t, NULL, thread_main, (void *)20000L);
     long r = fib(n) + work(n * 1000);
-    pthread_join(t, NULL);
+    if (threaded)
+        pthread_join(t, NULL);
     printf("%ld\n", r);
     return 0;
 }

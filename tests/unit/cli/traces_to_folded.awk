@@ -13,11 +13,13 @@ function flush(   s, i) {
 /^-----------\+/ { flush(); inblock = 1; next }
 !inblock { next }
 /^ +[a-zA-Z_]+: / && !/^ +[0-9]/ { next }           # label lines (thread: 1)
-/^ +[0-9]+ +/ {
+# A sample's first line: its value, then the leaf frame. Wide values
+# fill the column, so the leading blanks may be gone.
+/^ *[0-9]+ +[^ ]/ {
     flush()
     val = $1
     line = $0
-    sub(/^ +[0-9]+ +/, "", line)
+    sub(/^ *[0-9]+ +/, "", line)
     sub(/ \(inline\)$/, "", line)
     gsub(/;/, ":", line)
     fr[++n] = line
@@ -30,4 +32,4 @@ function flush(   s, i) {
     gsub(/;/, ":", line)
     fr[++n] = line
 }
-END { flush(); for (s in sum) if (sum[s] > 0) print s " " sum[s] }
+END { flush(); for (s in sum) if (sum[s] > 0) printf "%s %.0f\n", s, sum[s] }

@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# Tests of `cycprof report|diff|folded|flamegraph` (docs/cli/).
+# Usage: CYCPROF_BUILD=/abs/build/dir tests/unit/cli/run.sh
+# Prints "ok NAME" / "FAIL NAME: reason" per test and exits non-zero if any
+# failed. Oracles: callgrind_annotate for report numbers (on real callgrind
+# output), `go tool pprof -traces/-raw` for folded stacks.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
+: "${CYCPROF_BUILD:=$REPO/build}"
+CYC=""
+for b in "$CYCPROF_BUILD/cycprof" "$CYCPROF_BUILD/cycprof/cli/cycprof"; do
+    if [ -f "$b" ] && [ -x "$b" ]; then CYC=$b; break; fi
+done
+VGLIB=$CYCPROF_BUILD/vg-lib
+T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-cli-tests.XXXXXX")
+export HOME=$T/home GOCACHE=$T/gocache GOFLAGS=-mod=mod LC_ALL=C
+mkdir -p "$HOME" "$GOCACHE"
+ROWS="$HERE/annotate_rows.awk"
+PASS=0 FAILS=0
+
+ok() { echo "ok $1"; PASS=$((PASS + 1)); }
+bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
+
+if [ -z "$CYC" ]; then
+    bad setup "no built cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"
+    echo "0 passed, 1 failed"; exit 1
+fi
+cd "$T" || exit 1
+
+# ---------------------------------------------------------------- fixtures
+# Two builds of the same source path, so that diff matches the names.
+gcc -O2 -g -pthread -o prog "$HERE/prog.c" &&
+    gcc -O2 -g -pthread -DSLOWER -o prog_slower "$HERE/prog.c" ||
+    { bad setup "cannot compile $HERE/prog.c"; echo "$PASS passed, $FAILS failed"; exit 1; }
+cg() { # OUT ARGS... : one callgrind run of ./prog
+    local out=$1; shift
+    valgrind --tool=callgrind --callgrind-out-file="$T/$out" "$@" >/dev/null 2>"$T/$out.log"
+}
+cg cg.out ./prog
+cg cgi.out --dump-instr=yes --compress-strings=no --compress-pos=no ./prog
+cg cgc.out --cache-sim=yes --branch-sim=yes --dump-instr=yes --dump-line=no ./prog
+cg cgt.out --separate-threads=yes ./prog
+# Without the thread, for diff: two runs then count exactly the same.
+cg cgn.out ./prog 16 nothread
+cg cgn2.out ./prog 16 nothread
+cg cgs.out ./prog_slower 16 nothread
+
+# Rows of callgrind_annotate, run from / so that it strips no directory
+# prefix from file names (it does that for the cwd).
+cga_rows() { (cd / && callgrind_annotate --threshold=100 --auto=no --show-percs=no "$@") | awk -v mode=cga -f "$ROWS"; }
+cyc_rows() { "$CYC" report -n 0 --threshold=0 --show-percs=no "$@" | awk -v mode=cyc -f "$ROWS"; }
+# Keep rows whose column $1 (1-based) is non-zero: callgrind_annotate's
+# threshold stops listing once the primary sort event is exhausted.
+nonzero_col() { awk -F'\t' -v c="$1" '{ split($1, a, ","); if (a[c] + 0 > 0) print }'; }
+
+same_rows() { # NAME FILE [cga args] -- [cycprof args]
+    local name=$1 f=$2; shift 2
+    local ca=() ya=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do ca+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    ya=("$@")
+    cga_rows ${ca[@]+"${ca[@]}"} "$T/$f" | nonzero_col "${COL:-1}" | sort >a.txt
+    cyc_rows ${ya[@]+"${ya[@]}"} "$T/$f" | nonzero_col "${COL:-1}" | sort >b.txt
+    if [ ! -s a.txt ]; then
+        bad "$name" "callgrind_annotate listed nothing for $f"
+    elif cmp -s a.txt b.txt; then
+        ok "$name ($(wc -l <a.txt) rows)"
+    else
+        bad "$name" "rows differ from callgrind_annotate: $(diff a.txt b.txt | head -3 | tr '\n' ' ')"
+    fi
+}
+
+# ---------------------------------------------------------------- report
+same_rows report-self-vs-annotate cg.out
+same_rows report-inclusive-vs-annotate cg.out --inclusive=yes -- --inclusive
+same_rows report-self-instr-uncompressed cgi.out
+same_rows report-inclusive-instr-uncompressed cgi.out --inclusive=yes -- --inclusive
+same_rows report-multi-event cgc.out
+same_rows report-multi-event-inclusive cgc.out --inclusive=yes -- --inclusive
+COL=2 same_rows report-sort-Dr-Ir cgc.out --sort=Dr,Ir -- --sort=Dr,Ir
+same_rows report-thread-1 cgt.out-01
+same_rows report-thread-2-inclusive cgt.out-02 --inclusive=yes -- --inclusive
+
+# Same order as callgrind_annotate, not only the same numbers.
+cga_rows "$T/cg.out" >a.txt
+cyc_rows "$T/cg.out" >b.txt
+if cmp -s a.txt b.txt; then ok report-order-vs-annotate
+else bad report-order-vs-annotate "$(diff a.txt b.txt | head -3 | tr '\n' ' ')"; fi
+
+# Totals line = callgrind_annotate's PROGRAM TOTALS.
+want=$( (cd / && callgrind_annotate --auto=no "$T/cg.out") | awk '/PROGRAM TOTALS/ { gsub(/,/, "", $1); print $1; exit }')
+got=$("$CYC" report "$T/cg.out" | sed -n 's/^Total Instructions\.\.\.//p' | tr -d ,)
+if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "report-totals ($got)"
+else bad report-totals "cycprof '$got', callgrind_annotate '$want'"; fi
+
+# Two files merged by name: each row is the sum of the per-file rows.
+{ cga_rows "$T/cgt.out-01"; cga_rows "$T/cgt.out-02"; } |
+    awk -F'\t' '{ s[$2] += $1 } END { for (k in s) print s[k] "\t" k }' | sort >a.txt
+cyc_rows "$T/cgt.out-01" "$T/cgt.out-02" | sort >b.txt
+if cmp -s a.txt b.txt; then ok "report-merge-two-files ($(wc -l <a.txt) rows)"
+else bad report-merge-two-files "$(diff a.txt b.txt | head -3 | tr '\n' ' ')"; fi
+
+# --by=file|line|object: the rows add up to the total (totals = costs).
+total=$("$CYC" report "$T/cg.out" | sed -n 's/^Total Instructions\.\.\.//p' | tr -d ,)
+for by in function file line object; do
+    sum=$(cyc_rows --by=$by "$T/cg.out" | awk -F'\t' '{ s += $1 } END { print s + 0 }')
+    if [ "$sum" = "$total" ]; then ok "report-by-$by-sums-to-total"
+    else bad "report-by-$by-sums-to-total" "rows add up to $sum, total $total"; fi
+done
+
+# -n and --threshold.
+n=$("$CYC" report -n 3 "$T/cg.out" | awk '/file:function$/ { t = 1; next } t && /^$/ { exit } t { c++ } END { print c + 0 }')
+[ "$n" = 3 ] && ok report-top-n || bad report-top-n "expected 3 rows, got $n"
+if "$CYC" report --threshold=50 "$T/cg.out" | grep -q 'prog.c:work' &&
+   ! "$CYC" report --threshold=50 "$T/cg.out" | grep -q 'prog.c:fib '; then
+    ok report-threshold
+else bad report-threshold "--threshold=50 should keep work (most of the run) only"; fi
+
+# Default file: the newest cycprof.out.* here, never a .pb.gz.
+mkdir -p dflt && cp "$T/cg.out" dflt/cycprof.out.100 && cp "$T/cgs.out" dflt/cycprof.out.200 &&
+    touch -d '2020-01-01' dflt/cycprof.out.100 && touch -d '2021-01-01' dflt/cycprof.out.200 &&
+    echo junk >dflt/cycprof.out.300.pb.gz
+if (cd dflt && "$CYC" report) | grep -q '^Data file(s):  *cycprof.out.200$'; then ok report-default-newest-file
+else bad report-default-newest-file "did not pick cycprof.out.200"; fi
+
+# ---------------------------------------------------------------- diff
+tb=$("$CYC" report "$T/cgn.out" | sed -n 's/^Total Instructions\.\.\.//p' | tr -d ,)
+tn=$("$CYC" report "$T/cgs.out" | sed -n 's/^Total Instructions\.\.\.//p' | tr -d ,)
+"$CYC" diff "$T/cgn.out" "$T/cgs.out" >d.txt 2>d.err; rc=$?
+line=$(grep '^Total Instructions:' d.txt | tr -d ,)
+want="Total Instructions: $tb -> $tn  +$((tn - tb))"
+if [ $rc = 0 ] && [ "${line#"$want"}" != "$line" ]; then ok "diff-total ($tb -> $tn)"
+else bad diff-total "rc=$rc line='$line' want prefix '$want'"; fi
+# work() is where the builds differ: it must be the first row and grow.
+first=$(awk '/file:function$/ { getline; print; exit }' d.txt)
+case $first in
+    +*prog.c:work*) ok diff-largest-change-first ;;
+    *) bad diff-largest-change-first "first row: $first" ;;
+esac
+"$CYC" diff --fail-above=1 "$T/cgn.out" "$T/cgs.out" >/dev/null 2>d.err; rc=$?
+if [ $rc = 3 ] && [ "$(wc -l <d.err)" = 1 ] && grep -q '^cycprof diff: Ir grew by more than' d.err
+then ok diff-fail-above-trips
+else bad diff-fail-above-trips "rc=$rc stderr=$(head -c 200 d.err)"; fi
+"$CYC" diff --fail-above=50 "$T/cgn.out" "$T/cgs.out" >/dev/null 2>d.err; rc=$?
+[ $rc = 0 ] && ok diff-fail-above-passes || bad diff-fail-above-passes "rc=$rc $(cat d.err)"
+"$CYC" diff --fail-above=0 "$T/cgn.out" "$T/cgn2.out" >d.txt 2>d.err; rc=$?
+if [ $rc = 0 ] && grep -q 'No function differs' d.txt; then ok diff-identical
+else bad diff-identical "rc=$rc"; fi
+
+# ---------------------------------------------------------------- folded
+pprof_traces() { go tool pprof -traces "$1" 2>/dev/null | awk -f "$HERE/traces_to_folded.awk" | sort; }
+pprof_raw_sum() {
+    go tool pprof -raw "$1" 2>/dev/null | awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0 }
+        s && /^ +[0-9]+:/ { sub(":", "", $1); t += $1 } END { print t + 0 }'
+}
+check_folded() { # NAME PPROF [EXPECTED_FOLDED]
+    local name=$1 pf=$2 exp=${3:-}
+    if ! "$CYC" folded "$pf" >f.txt 2>f.err; then bad "$name" "folded failed: $(cat f.err)"; return; fi
+    sort f.txt >fs.txt
+    if [ -n "$exp" ] && ! cmp -s fs.txt <(sort "$exp"); then
+        bad "$name" "differs from $exp: $(diff fs.txt <(sort "$exp") | head -3 | tr '\n' ' ')"; return
+    fi
+    if ! command -v go >/dev/null; then ok "$name (go not installed: pprof oracle skipped)"; return; fi
+    pprof_traces "$pf" >g.txt
+    if ! cmp -s fs.txt g.txt; then
+        bad "$name" "differs from go tool pprof -traces: $(diff fs.txt g.txt | head -3 | tr '\n' ' ')"; return
+    fi
+    local s r
+    s=$(awk '{ s += $NF } END { print s + 0 }' f.txt)
+    r=$(pprof_raw_sum "$pf")
+    [ "$s" = "$r" ] && ok "$name ($(wc -l <f.txt) stacks, $s)" || bad "$name" "folded sum $s, pprof -raw sum $r"
+}
+"$CYC" pprof "$HERE/data/inline.stacks" -o inline.pb.gz 2>p.err ||
+    bad folded-setup "cycprof pprof failed: $(cat p.err)"
+check_folded folded-inline-fixture inline.pb.gz "$HERE/data/inline.folded"
+"$CYC" folded -o out.folded inline.pb.gz && cmp -s out.folded f.txt &&
+    ok folded-output-file || bad folded-output-file "-o output differs from stdout"
+
+# ---------------------------------------------------------------- flamegraph
+svg_ok() { # FILE: well-formed XML?
+    if command -v xmllint >/dev/null; then xmllint --noout "$1" 2>/dev/null
+    else python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$1" 2>/dev/null; fi
+}
+if "$CYC" flamegraph --minwidth=0 inline.pb.gz -o fg.svg 2>fg.err && svg_ok fg.svg &&
+   grep -q '<script' fg.svg && grep -q 'semi:colon &lt;&amp;&gt;' fg.svg &&
+   grep -q '^123,456,789,723 instructions, 100.0%</title>' fg.svg; then
+    ok "flamegraph-svg ($(grep -c '<g class="f"' fg.svg) frames)"
+else bad flamegraph-svg "invalid SVG or missing frames: $(cat fg.err)"; fi
+
+# ---------------------------------------------------------------- real cycprof runs
+if [ -f "$VGLIB/cycprof-amd64-linux" ]; then
+    mkdir -p run && (cd run && VALGRIND_LIB=$VGLIB valgrind --tool=cycprof ../prog >/dev/null 2>vg.log)
+    out=$(ls run/cycprof.out.* 2>/dev/null | grep -v '\.pb\.gz$' | head -n 1)
+    if [ -z "$out" ]; then
+        bad cycprof-run "valgrind --tool=cycprof wrote no cycprof.out.*: $(tail -n 2 run/vg.log | tr '\n' ' ')"
+    else
+        cp "$out" "$T/cyc.out"
+        same_rows report-cycprof-file-vs-annotate cyc.out
+        same_rows report-cycprof-file-inclusive-vs-annotate cyc.out --inclusive=yes -- --inclusive
+        if [ -f "$out.pb.gz" ]; then
+            check_folded folded-cycprof-run "$out.pb.gz"
+            fs=$(awk '{ s += $NF } END { print s + 0 }' f.txt)
+            tot=$("$CYC" report "$out" | sed -n 's/^Total Instructions\.\.\.//p' | tr -d ,)
+            [ "$fs" = "$tot" ] && ok "folded-sum-equals-report-total ($tot)" ||
+                bad folded-sum-equals-report-total "folded $fs, report $tot"
+            top=$(awk '{ print $NF }' f.txt | sort -n -r | head -n 1)
+            st=$("$CYC" report --by=stack -n 1 "$out" | awk '/stack \(leaf first/ { getline; gsub(/,/, "", $1); print $1; exit }')
+            [ "$st" = "$top" ] && ok report-by-stack-heaviest || bad report-by-stack-heaviest "report $st, folded max $top"
+            "$CYC" flamegraph "$out" -o run.svg && svg_ok run.svg && ok flamegraph-cycprof-run ||
+                bad flamegraph-cycprof-run "no valid SVG"
+        else
+            bad folded-cycprof-run "the tool wrote no $out.pb.gz"
+        fi
+    fi
+else
+    echo "# skip: cycprof tool not built ($VGLIB/cycprof-amd64-linux); real-run tests not run"
+fi
+
+# ---------------------------------------------------------------- bad input
+printf 'version: 1\nevents: Ir\nfl=(1) a.c\nfn=(1) main\n0 5\ncfn=(2) f\ncalls=1 0\n' >trunc.out
+printf 'version: 1\nevents: Ir\nfl=a.c\nfn=main\n0 5\nbogus line\n' >corrupt.out
+printf 'hello' >garbage.pb.gz
+head -c 100 inline.pb.gz >trunc.pb.gz
+expect_err() { # NAME REGEX ARGS...
+    local name=$1 re=$2; shift 2
+    "$CYC" "$@" >/dev/null 2>e.txt; local rc=$?
+    if [ $rc -ge 128 ]; then bad "$name" "killed by signal $((rc - 128))"
+    elif [ $rc = 0 ]; then bad "$name" "exit 0"
+    elif [ "$(wc -l <e.txt)" != 1 ]; then bad "$name" "stderr is not one line: $(head -c 200 e.txt)"
+    elif ! grep -Eq "$re" e.txt; then bad "$name" "stderr '$(cat e.txt)' does not match /$re/"
+    else ok "$name"; fi
+}
+expect_err err-missing-file '^cycprof report: nope\.out: No such file' report nope.out
+expect_err err-truncated-calls '^cycprof report: trunc\.out: truncated' report trunc.out
+expect_err err-corrupt-line '^cycprof report: corrupt\.out:6: unrecognized line' report corrupt.out
+expect_err err-unknown-option "^cycprof report: unknown option '--bogus'" report --bogus "$T/cg.out"
+expect_err err-unknown-event "^cycprof report: unknown event 'Xx' in --sort" report --sort=Xx "$T/cg.out"
+expect_err err-bad-top '^cycprof report: --top needs a number' report -n abc "$T/cg.out"
+expect_err err-stack-needs-pprof '^cycprof report: .*cg\.out: exact stacks need the pprof file' report --by=stack "$T/cg.out"
+expect_err err-diff-one-file '^cycprof diff: need two files' diff "$T/cg.out"
+expect_err err-diff-unknown-event "^cycprof diff: .*unknown event 'Xx'" diff --sort=Xx "$T/cg.out" "$T/cg.out"
+expect_err err-folded-garbage '^cycprof folded: garbage\.pb\.gz: not a valid pprof' folded garbage.pb.gz
+expect_err err-folded-truncated '^cycprof folded: trunc\.pb\.gz: truncated gzip' folded trunc.pb.gz
+expect_err err-folded-no-pprof '^cycprof folded: .*cg\.out: exact stacks need' folded "$T/cg.out"
+expect_err err-flamegraph-bad-width '^cycprof flamegraph: --width' flamegraph --width=x inline.pb.gz
+expect_err err-flamegraph-unwritable '^cycprof flamegraph: /nonexistent/x\.svg: ' flamegraph inline.pb.gz -o /nonexistent/x.svg
+(mkdir -p empty && cd empty && "$CYC" report >/dev/null 2>../e.txt); rc=$?
+[ $rc != 0 ] && grep -q '^cycprof report: no cycprof.out' e.txt && ok err-no-default-file ||
+    bad err-no-default-file "rc=$rc $(cat e.txt)"
+
+# ---------------------------------------------------------------- help
+for sub in report diff folded flamegraph; do
+    if "$CYC" "$sub" --help >h.txt 2>&1 && grep -q "^usage: cycprof $sub" h.txt; then ok "help-$sub"
+    else bad "help-$sub" "no usage text"; fi
+done
+
+# ---------------------------------------------------------------- fuzz regressions
+if "$REPO/tests/fuzz/run-regress.sh" "$CYC" >r.txt 2>&1; then ok "fuzz-regress ($(tail -n 1 r.txt))"
+else bad fuzz-regress "$(grep FAIL r.txt | head -n 3 | tr '\n' ' ')"; fi
+
+echo "$PASS passed, $FAILS failed"
+if [ $FAILS = 0 ]; then rm -rf "$T"; else echo "# kept $T"; fi
+[ $FAILS = 0 ]
