@@ -337,9 +337,11 @@ int cmd_diff(int argc, char **argv)
                 snprintf(gs, sizeof gs, "new");
             else
                 snprintf(gs, sizeof gs, "%+.2f%%", gw);
+            char more[48] = "";
+            if (count > 1)
+                snprintf(more, sizeof more, " and %zu more", count - 1);
             cu_err("diff", "%s grew by more than --fail-above=%g%%: %s (%s)%s",
-                   evname, o.fail_above, who, gs,
-                   count > 1 ? ", and more rows above" : "");
+                   evname, o.fail_above, who, gs, more);
             rc = EXIT_GREW;
         }
     }

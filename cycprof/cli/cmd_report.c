@@ -268,9 +268,14 @@ static int report_stacks(const opts_t *o)
     char *slash = strchr(ev, '/');
     if (slash)
         *slash = 0;
+    /* "instructions" -> "Instructions", as in the other totals lines. */
+    char title[128];
+    snprintf(title, sizeof title, "%s", ev);
+    if (title[0] >= 'a' && title[0] <= 'z')
+        title[0] = (char)(title[0] - 'a' + 'A');
     print_header(o, sp.cmd, o->files, o->nfiles, ev, ev, "exact stacks");
     char num[32], buf[96];
-    printf("Total %s...%s\n\n", ev, cu_commify(sp.total, num));
+    printf("Total %s...%s\n\n", title, cu_commify(sp.total, num));
 
     size_t shown = 0;
     for (size_t i = 0; i < sp.n; i++) {
