@@ -223,8 +223,8 @@ static int report_functions(const opts_t *o)
                 width[e] = strlen(buf);
         }
     }
-    static const char *const what[] = {"file:function", "file", "file:line "
-                                       "function", "object"};
+    static const char *const what[] = {"file:function", "file",
+                                       "file:line function", "object"};
     for (size_t e = 0; e < p.nev; e++)
         printf("%*s  ", (int)width[e], p.events[e]);
     printf("%s\n", what[o->by]);
