@@ -10,6 +10,14 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
 {
     char err[CU_ERRLEN];
     for (int i = 0; i < n; i++) {
+        /* A pprof file would fail as "unrecognized line '\x1f...'": say
+         * what it is and what to do instead. */
+        if (cu_ends_with(files[i], ".pb.gz") || cu_ends_with(files[i], ".pb")) {
+            cu_err(cmd, "%s: a pprof file has exact stacks, not callgrind "
+                   "costs: use 'cycprof report --by=stack' or give the "
+                   "cycprof.out file", files[i]);
+            return -1;
+        }
         if (cg_read_file(p, files[i], err, sizeof err) < 0) {
             cu_err(cmd, "%s", err);
             return -1;
