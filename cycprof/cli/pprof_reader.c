@@ -17,6 +17,10 @@
 
 size_t pprof_max_bytes = (size_t)1 << 30;
 
+/* Limits on expanded stacks; see the check in build(). */
+#define PPROF_MAX_DEPTH (1u << 20)
+#define PPROF_MAX_FRAMES (1u << 28)
+
 static int fail(char *err, size_t errlen, const char *name, const char *fmt,
                 ...) __attribute__((format(printf, 4, 5)));
 
@@ -244,6 +248,16 @@ static int build(stack_profile_t *sp, const char *name,
             }
             Perftools__Profiles__Location *l = pr->location[li];
             size_t add = l->n_line ? l->n_line : 1;
+            /* A few kilobytes of protobuf can describe a stack of billions
+             * of frames (one location with many lines, repeated): refuse
+             * what no real program has rather than run out of memory. */
+            if (depth + add > PPROF_MAX_DEPTH ||
+                sp->nframes + depth + add > PPROF_MAX_FRAMES) {
+                rc = fail(err, errlen, name, "sample %zu: stacks too deep "
+                          "(more than %u frames in one stack or %u in all)",
+                          si, PPROF_MAX_DEPTH, PPROF_MAX_FRAMES);
+                goto out;
+            }
             cu_grow(&frames, &frames_cap, depth + add, sizeof *frames);
             if (!l->n_line) {
                 char buf[32];
