@@ -59,12 +59,20 @@ static SrcPos lookup(Symbols* s, Addr a)
    return s->positions[s->n_positions - 1];
 }
 
+static void merge_same_places(RecordList* l);
+
+/* Merging before growing keeps the list near the number of distinct
+ * (function, position, callee) places rather than of contexts. */
 static Record* new_record(RecordList* l)
 {
    if (l->used == l->capacity) {
-      l->capacity = l->capacity ? 2 * l->capacity : 4096;
-      l->items = VG_(realloc)("cp.cg.records", l->items,
-                              l->capacity * sizeof(Record));
+      if (l->used >= (1u << 16)) merge_same_places(l);
+      /* Grow only when merging did not free at least half of the list. */
+      if (l->capacity == 0 || 2 * l->used > l->capacity) {
+         l->capacity = l->capacity ? 2 * l->capacity : 4096;
+         l->items = VG_(realloc)("cp.cg.records", l->items,
+                                 l->capacity * sizeof(Record));
+      }
    }
    VG_(memset)(&l->items[l->used], 0, sizeof(Record));
    return &l->items[l->used++];
