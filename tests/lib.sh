@@ -96,15 +96,16 @@ lackey_total() {
     python3 "$TESTS_DIR/lib/cyc.py" lackey-total "$W/cache/$key.lackey.log"
 }
 
-# cachegrind_out PROG ARGS... -> prints path of a cachegrind.out (oracle for per-function Ir)
+# cachegrind_out PROG ARGS... -> prints path of a cachegrind.out (oracle for per-function Ir).
+# --show-below-main=yes: real names (_start, __libc_start_call_main), not '(below main)'.
 _run_cachegrind() {
-    vg --tool=cachegrind --vex-guest-chase=no --cache-sim=no \
+    vg --tool=cachegrind --vex-guest-chase=no --cache-sim=no --show-below-main=yes \
         --cachegrind-out-file="$W/cache/$1.cg.out" --log-file="$W/cache/$1.cg.log" "${@:2}" \
         >"$W/cache/$1.cg.stdout" 2>"$W/cache/$1.cg.err" </dev/null
 }
 cachegrind_out() {
     local key
-    key=$(_key cachegrind "$@")
+    key=$(_key cachegrind-sbm "$@")
     _locked "$key" _run_cachegrind "$key" "$@"
     [ -s "$W/cache/$key.cg.out" ] || { echo "cachegrind produced no output for: $*" >&2; return 1; }
     echo "$W/cache/$key.cg.out"
@@ -136,8 +137,24 @@ check_run() {
 }
 
 # pycheck ARGS... <<'PY' ... PY : run python checks with tests/lib on the path
+# A check that exits non-zero without recording a reason (a crash, a reader
+# error) still fails the test.
 pycheck() {
+    local n0 rc
+    n0=$(wc -l <"$REASON_FILE")
     PYTHONPATH="$TESTS_DIR/lib" PYTHONDONTWRITEBYTECODE=1 python3 - "$@"
+    rc=$?
+    [ $rc -eq 0 ] || [ "$(wc -l <"$REASON_FILE")" -gt "$n0" ] || note "python check crashed (exit $rc), see log"
+    return $rc
+}
+# sc CHECK ARGS...: run a check from lib/stack_checks.py (same failure rules)
+sc() {
+    local n0 rc
+    n0=$(wc -l <"$REASON_FILE")
+    PYTHONPATH="$TESTS_DIR/lib" PYTHONDONTWRITEBYTECODE=1 python3 "$TESTS_DIR/lib/stack_checks.py" "$@"
+    rc=$?
+    [ $rc -eq 0 ] || [ "$(wc -l <"$REASON_FILE")" -gt "$n0" ] || note "stack check $1 crashed (exit $rc), see log"
+    return $rc
 }
 
 # go tool pprof needs a writable HOME/GOCACHE and must not touch the network.

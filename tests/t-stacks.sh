@@ -1,8 +1,6 @@
 # D. Stack events: hand-built programs whose structure fixes the expected stacks.
 # shellcheck shell=bash
 
-# sc CHECK ARGS...: run a check from lib/stack_checks.py
-sc() { PYTHONPATH="$TESTS_DIR/lib" PYTHONDONTWRITEBYTECODE=1 python3 "$TESTS_DIR/lib/stack_checks.py" "$@"; }
 
 # prof [tool opts] -- PROG ARGS: cached tool run (both files required) -> base path
 prof() {
