@@ -188,24 +188,49 @@ static void collect_calls(Symbols* s, RecordList* l, const ULong* inclusive)
 
 /* Code of another function running in a frame (a jump into its middle,
  * a part inlined from a header, a signal trampoline) is shown as a call
- * with count 0 from the frame's function, so inclusive costs add up. */
+ * from the frame's function, so inclusive costs add up.  Its count is how
+ * often the frame was entered: callgrind_annotate takes a cost after
+ * "calls=0" as self cost. */
+typedef struct {
+   SrcPos code;
+   Addr   first;
+   ULong  cost;
+} ForeignCost;
+
 static void collect_foreign_code(Symbols* s, RecordList* l)
 {
    AddrCostList costs = { 0 };
-   UInt id, i, n = cp_context_count();
+   ForeignCost* foreign = NULL;
+   UInt id, i, k, n = cp_context_count(), n_foreign, foreign_cap = 0;
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       SrcPos frame;
       if (c->kind == CtxRoot) continue;
       frame = frame_function(s, c, 0);
       cp_context_self_costs(c, &costs);
+      n_foreign = 0;
       for (i = 0; i < costs.used; i++) {
          SrcPos code = lookup(s, costs.items[i].addr);
-         if (!same_function(code, frame))
-            new_call(l, frame, costs.items[i].addr, code,
-                     costs.items[i].addr, 0, costs.items[i].count);
+         if (same_function(code, frame)) continue;
+         for (k = 0; k < n_foreign; k++)
+            if (same_function(foreign[k].code, code)) break;
+         if (k == n_foreign) {
+            if (n_foreign == foreign_cap) {
+               foreign_cap = foreign_cap ? 2 * foreign_cap : 16;
+               foreign = VG_(realloc)("cp.cg.foreign", foreign,
+                                      foreign_cap * sizeof(ForeignCost));
+            }
+            foreign[n_foreign].code = code;
+            foreign[n_foreign].first = costs.items[i].addr;
+            foreign[n_foreign++].cost = 0;
+         }
+         foreign[k].cost += costs.items[i].count;
       }
+      for (k = 0; k < n_foreign; k++)
+         new_call(l, frame, foreign[k].first, foreign[k].code,
+                  foreign[k].first, c->calls ? c->calls : 1, foreign[k].cost);
    }
+   VG_(free)(foreign);
    cp_addrcostlist_free(&costs);
 }
 
