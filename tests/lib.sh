@@ -22,6 +22,8 @@ setup_workdir() {
         W=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-tests.XXXXXX")
     fi
     BIN=$W/bin
+    # cached tool runs must never outlive a rebuild of the tool
+    [ -n "${CYCPROF_TEST_KEEP_CACHE:-}" ] || rm -rf "$W/cache"
     mkdir -p "$BIN" "$W/cache" "$W/t" "$W/run" "$W/home" "$W/gocache" "$W/pprof-tmp"
     export W BIN
 }

@@ -26,7 +26,7 @@ t_totals_gzip() {
     local b
     b=$(shared_profile -- /bin/gzip -6 -c "$BIN/text.txt")
     check_run "$b" cg
-    cmp -s "$b.stdout" <(gzip -6 -c "$BIN/text.txt") || note "gzip output under the tool differs from native"
+    gzip -dc <"$b.stdout" | cmp -s - "$BIN/text.txt" || note "gzip output under the tool does not decompress to its input"
     expect_total_eq_lackey "gzip" "$b" /bin/gzip -6 -c "$BIN/text.txt"
 }
 register totals-gzip t_totals_gzip

@@ -195,8 +195,8 @@ def ca_functions(path, inclusive=False):
         raise RuntimeError("callgrind_annotate failed rc=%d: %s" % (rc, err[-500:]))
     d = collections.Counter()
     for cost, fl, fn, obj in _annotate_table(out):
-        d[norm_fn(fn)] += cost + SKEW
-    return d, _program_totals(out) + SKEW, warns
+        d[norm_fn(fn)] += cost
+    return d, _program_totals(out), warns
 
 
 def ca_tree(path, mode="caller"):
