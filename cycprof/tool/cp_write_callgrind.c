@@ -108,37 +108,6 @@ static Bool same_place(const Record* a, const Record* b)
    return record_order(a, b) == 0;
 }
 
-/* Self costs are summed per address over all contexts first: there are
- * far fewer addresses than (context, address) pairs. */
-static void collect_self_costs(Symbols* s, RecordList* l)
-{
-   AddrCostList costs = { 0 };
-   AddrMap per_addr;
-   UInt id, i, n = cp_context_count();
-   UWord k;
-   cp_addrmap_init(&per_addr, 4096);
-   for (id = 1; id <= n; id++) {
-      cp_context_self_costs(cp_context_by_id(id), &costs);
-      for (i = 0; i < costs.used; i++) {
-         UWord* sum = cp_addrmap_find(&per_addr, costs.items[i].addr);
-         if (sum) *sum += costs.items[i].count;
-         else cp_addrmap_put(&per_addr, costs.items[i].addr,
-                             costs.items[i].count);
-      }
-   }
-   for (k = 0; k < per_addr.capacity; k++) {
-      Record* r;
-      if (per_addr.keys[k] == 0) continue;
-      r = new_record(l);
-      r->addr = per_addr.keys[k];
-      r->at = lookup(s, r->addr);
-      r->cost = per_addr.values[k];
-   }
-   VG_(free)(per_addr.keys);
-   VG_(free)(per_addr.values);
-   cp_addrcostlist_free(&costs);
-}
-
 static Bool same_function(SrcPos a, SrcPos b)
 {
    return a.obj == b.obj && a.file == b.file && a.fn == b.fn;
@@ -186,51 +155,90 @@ static void collect_calls(Symbols* s, RecordList* l, const ULong* inclusive)
    }
 }
 
-/* Code of another function running in a frame (a jump into its middle,
- * a part inlined from a header, a signal trampoline) is shown as a call
- * from the frame's function, so inclusive costs add up.  Its count is how
- * often the frame was entered: callgrind_annotate takes a cost after
- * "calls=0" as self cost. */
 typedef struct {
    SrcPos code;
    Addr   first;
    ULong  cost;
 } ForeignCost;
 
-static void collect_foreign_code(Symbols* s, RecordList* l)
+typedef struct {
+   ForeignCost* items;
+   UInt         used, capacity;
+} ForeignList;
+
+static ForeignCost* foreign_entry(ForeignList* f, SrcPos code, Addr addr)
+{
+   UInt k;
+   for (k = 0; k < f->used; k++)
+      if (same_function(f->items[k].code, code)) return &f->items[k];
+   if (f->used == f->capacity) {
+      f->capacity = f->capacity ? 2 * f->capacity : 16;
+      f->items = VG_(realloc)("cp.cg.foreign", f->items,
+                              f->capacity * sizeof(ForeignCost));
+   }
+   f->items[f->used].code = code;
+   f->items[f->used].first = addr;
+   f->items[f->used].cost = 0;
+   return &f->items[f->used++];
+}
+
+/* Code of another function running in a frame (a jump into its middle,
+ * a part inlined from a header, a signal trampoline) is shown as one call
+ * per (context, function) from the frame's function, so inclusive costs
+ * add up.  Its count is how often the frame was entered:
+ * callgrind_annotate takes a cost after "calls=0" as self cost. */
+static void add_foreign_code(Symbols* s, RecordList* l, const Context* c,
+                             const AddrCostList* costs, ForeignList* f)
+{
+   SrcPos frame;
+   UInt i;
+   if (c->kind == CtxRoot) return;
+   frame = frame_function(s, c, 0);
+   f->used = 0;
+   for (i = 0; i < costs->used; i++) {
+      SrcPos code = lookup(s, costs->items[i].addr);
+      if (!same_function(code, frame))
+         foreign_entry(f, code, costs->items[i].addr)->cost
+            += costs->items[i].count;
+   }
+   for (i = 0; i < f->used; i++)
+      new_call(l, frame, f->items[i].first, f->items[i].code,
+               f->items[i].first, c->calls ? c->calls : 1, f->items[i].cost);
+}
+
+/* One pass over the contexts, expanding each one's counters once: self
+ * costs are summed per address (far fewer addresses than (context,
+ * address) pairs), and foreign code becomes call lines. */
+static void collect_costs(Symbols* s, RecordList* l)
 {
    AddrCostList costs = { 0 };
-   ForeignCost* foreign = NULL;
-   UInt id, i, k, n = cp_context_count(), n_foreign, foreign_cap = 0;
+   ForeignList foreign = { 0 };
+   AddrMap per_addr;
+   UInt id, i, n = cp_context_count();
+   UWord k;
+   cp_addrmap_init(&per_addr, 4096);
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
-      SrcPos frame;
-      if (c->kind == CtxRoot) continue;
-      frame = frame_function(s, c, 0);
       cp_context_self_costs(c, &costs);
-      n_foreign = 0;
       for (i = 0; i < costs.used; i++) {
-         SrcPos code = lookup(s, costs.items[i].addr);
-         if (same_function(code, frame)) continue;
-         for (k = 0; k < n_foreign; k++)
-            if (same_function(foreign[k].code, code)) break;
-         if (k == n_foreign) {
-            if (n_foreign == foreign_cap) {
-               foreign_cap = foreign_cap ? 2 * foreign_cap : 16;
-               foreign = VG_(realloc)("cp.cg.foreign", foreign,
-                                      foreign_cap * sizeof(ForeignCost));
-            }
-            foreign[n_foreign].code = code;
-            foreign[n_foreign].first = costs.items[i].addr;
-            foreign[n_foreign++].cost = 0;
-         }
-         foreign[k].cost += costs.items[i].count;
+         UWord* sum = cp_addrmap_find(&per_addr, costs.items[i].addr);
+         if (sum) *sum += costs.items[i].count;
+         else cp_addrmap_put(&per_addr, costs.items[i].addr,
+                             costs.items[i].count);
       }
-      for (k = 0; k < n_foreign; k++)
-         new_call(l, frame, foreign[k].first, foreign[k].code,
-                  foreign[k].first, c->calls ? c->calls : 1, foreign[k].cost);
+      add_foreign_code(s, l, c, &costs, &foreign);
    }
-   VG_(free)(foreign);
+   for (k = 0; k < per_addr.capacity; k++) {
+      Record* r;
+      if (per_addr.keys[k] == 0) continue;
+      r = new_record(l);
+      r->addr = per_addr.keys[k];
+      r->at = lookup(s, r->addr);
+      r->cost = per_addr.values[k];
+   }
+   VG_(free)(foreign.items);
+   VG_(free)(per_addr.keys);
+   VG_(free)(per_addr.values);
    cp_addrcostlist_free(&costs);
 }
 
@@ -397,9 +405,8 @@ Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
    if (!out) return False;
    syms.names = cp_strtab_new();
    cp_addrmap_init(&syms.pos_index, 4096);
-   collect_self_costs(&syms, &records);
+   collect_costs(&syms, &records);
    collect_calls(&syms, &records, inclusive);
-   collect_foreign_code(&syms, &records);
    merge_same_places(&records);
 
    nm.out = out;
