@@ -46,45 +46,42 @@ static UWord cc_hash(const Context* ctx, const SBInfo* sb)
    return cp_hash_word((UWord)ctx ^ ((UWord)sb * 31));
 }
 
-static void grow_edges(void)
+static UWord edge_entry_hash(const void* entry)
+{
+   const Edge* e = entry;
+   return edge_hash(e->parent, e->callsite, e->fn);
+}
+
+static UWord cc_entry_hash(const void* entry)
+{
+   const CostCenter* cc = entry;
+   return cc_hash(cc->ctx, cc->sb);
+}
+
+/* Edge and CostCenter both start with their chain pointer, so one rehash
+ * serves both tables. */
+typedef struct Chained {
+   struct Chained* next;
+} Chained;
+
+static void grow(ChainTable* t, UWord (*hash_of)(const void* entry))
 {
    ChainTable bigger;
    UWord i;
-   table_init(&bigger, edges.n_buckets * 2);
-   for (i = 0; i < edges.n_buckets; i++) {
-      Edge* e = edges.buckets[i];
+   table_init(&bigger, t->n_buckets * 2);
+   for (i = 0; i < t->n_buckets; i++) {
+      Chained* e = t->buckets[i];
       while (e) {
-         Edge* next = e->next;
-         UWord b = edge_hash(e->parent, e->callsite, e->fn)
-                   & (bigger.n_buckets - 1);
+         Chained* next = e->next;
+         UWord b = hash_of(e) & (bigger.n_buckets - 1);
          e->next = bigger.buckets[b];
          bigger.buckets[b] = e;
          e = next;
       }
    }
-   bigger.n_items = edges.n_items;
-   VG_(free)(edges.buckets);
-   edges = bigger;
-}
-
-static void grow_cost_centers(void)
-{
-   ChainTable bigger;
-   UWord i;
-   table_init(&bigger, cost_centers.n_buckets * 2);
-   for (i = 0; i < cost_centers.n_buckets; i++) {
-      CostCenter* cc = cost_centers.buckets[i];
-      while (cc) {
-         CostCenter* next = cc->hash_next;
-         UWord b = cc_hash(cc->ctx, cc->sb) & (bigger.n_buckets - 1);
-         cc->hash_next = bigger.buckets[b];
-         bigger.buckets[b] = cc;
-         cc = next;
-      }
-   }
-   bigger.n_items = cost_centers.n_items;
-   VG_(free)(cost_centers.buckets);
-   cost_centers = bigger;
+   bigger.n_items = t->n_items;
+   VG_(free)(t->buckets);
+   *t = bigger;
 }
 
 void cp_context_init(void)
@@ -147,7 +144,7 @@ Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
       e->to = new_context(parent, callsite, fn, kind, parent->tid);
    e->next = edges.buckets[b];
    edges.buckets[b] = e;
-   if (++edges.n_items > 2 * edges.n_buckets) grow_edges();
+   if (++edges.n_items > 2 * edges.n_buckets) grow(&edges, edge_entry_hash);
    return e->to;
 }
 
@@ -166,7 +163,7 @@ CostCenter* cp_cost_center(Context* ctx, SBInfo* sb)
    cc->hash_next = cost_centers.buckets[b];
    cost_centers.buckets[b] = cc;
    if (++cost_centers.n_items > 2 * cost_centers.n_buckets)
-      grow_cost_centers();
+      grow(&cost_centers, cc_entry_hash);
    return cc;
 }
 

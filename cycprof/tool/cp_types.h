@@ -28,7 +28,7 @@ typedef struct SBInfo {
 
 /* Counters of one superblock executed in one context. */
 typedef struct CostCenter {
-   struct CostCenter* hash_next;
+   struct CostCenter* hash_next;  /* first: cp_context.c rehashes by it */
    struct CostCenter* ctx_next;   /* list of all cost centers of ctx */
    struct Context*    ctx;
    SBInfo*            sb;
