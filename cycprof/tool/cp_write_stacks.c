@@ -139,7 +139,10 @@ static UInt* write_nodes(OutFile* out, LocationSet* s)
    return node_of;
 }
 
-/* Returns the number of sample records written. */
+/* Expands the counters again rather than keeping them from
+ * collect_locations: the dump needs every location before the first
+ * sample, and keeping all (context, address) pairs would make memory grow
+ * with the sample count.  Returns the number of sample records written. */
 static ULong write_samples(OutFile* out, LocationSet* s, const UInt* node_of)
 {
    AddrCostList costs = { 0 };
