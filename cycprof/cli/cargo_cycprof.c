@@ -1,258 +1,260 @@
 /* cargo-cycprof: `cargo cycprof [OPTIONS] [-- ARGS]` builds a Rust binary
- * in release mode with debug info, runs it under `valgrind --tool=cycprof`
- * and prints `cycprof report` of the result. A separate program because
- * cargo finds subcommands as `cargo-NAME` on PATH. */
+ * with debug info, runs it under `valgrind --tool=cycprof` and prints
+ * `cycprof report` of the result and where the profile files are. A
+ * separate program because cargo finds subcommands as `cargo-NAME` on
+ * PATH. */
 #define _POSIX_C_SOURCE 200809L
+#include "cargo_build.h"
+#include "cargo_opts.h"
+#include "cargo_proc.h"
+#include "cmdutil.h"
+
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-static const char *const usage =
-    "usage: cargo cycprof [OPTIONS] [CARGO BUILD OPTIONS] [-- PROGRAM ARGS]\n"
-    "\n"
-    "Build a binary of the current cargo package (release profile, with\n"
-    "debug info), run it under valgrind --tool=cycprof, which counts every\n"
-    "executed instruction exactly, and print the top of `cycprof report`.\n"
-    "The profile is written to cycprof.out.<pid> and cycprof.out.<pid>.pb.gz.\n"
-    "\n"
-    "options:\n"
-    "  --bin NAME, --example NAME, -p NAME, --features F, --profile P, ...\n"
-    "                       passed to `cargo build` (choose the binary)\n"
-    "  --dev                build the dev profile instead of --release\n"
-    "  --vg-opt=OPT         pass OPT to valgrind (repeatable), e.g.\n"
-    "                       --vg-opt=--cycprof-out-file=run.out\n"
-    "  --top=N              rows of the report (default 20)\n"
-    "  --no-report          do not print the report\n"
-    "  -h, --help           show this help\n"
-    "\n"
-    "The program's exit status is returned; 101 if the build failed.\n";
-
-static void die(const char *fmt, const char *arg)
+/* Everything that is missing is found before the build, which can take
+ * minutes: cargo, valgrind, the cycprof tool, the cycprof command. */
+static void check_valgrind(void)
 {
-    fputs("cargo-cycprof: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(101);
+    if (!cargo_which("cargo"))
+        cargo_die("cargo not found on PATH");
+    if (!cargo_which("valgrind"))
+        cargo_die("valgrind not found on PATH (install it, e.g. apt-get "
+                  "install valgrind)");
+    char *argv[] = {"valgrind", "--tool=cycprof", "--help", NULL};
+    if (cargo_wait(cargo_spawn(argv, -1, 1)) != 0)
+        cargo_die("valgrind has no cycprof tool (valgrind --tool=cycprof "
+                  "fails): install cycprof, or set VALGRIND_LIB to a "
+                  "build's vg-lib directory");
 }
 
-static void *xmalloc(size_t n)
+/* The `cycprof` command installed next to us (we may be reached through
+ * a symlink, hence /proc/self/exe), else the one on PATH. */
+static char *find_cycprof(const char *argv0)
 {
-    void *p = malloc(n ? n : 1);
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    const char *me = argv0;
+    if (n > 0) {
+        self[n] = 0;
+        me = self;
+    }
+    const char *slash = strrchr(me, '/');
+    if (slash) {
+        size_t len = (size_t)(slash - me) + 1;
+        char *p = cu_malloc(len + sizeof "cycprof");
+        memcpy(p, me, len);
+        strcpy(p + len, "cycprof");
+        if (access(p, X_OK) == 0)
+            return p;
+        free(p);
+    }
+    char *p = cargo_which("cycprof");
     if (!p)
-        die("%s", "out of memory");
+        cargo_die("the cycprof command is not installed (not next to "
+                  "cargo-cycprof, not on PATH); install cycprof or use "
+                  "--no-report");
     return p;
 }
 
-/* Append the JSON string value starting at s (just after the opening
- * quote) to a fresh buffer; handles the escapes cargo emits in paths. */
-static char *json_string(const char *s)
+/* Line tables are what make function and file names exact, and a
+ * stripped binary has no names at all. Environment settings override
+ * Cargo.toml's profile without editing it; a variable the user set
+ * already wins. */
+static void want_debug_info(const char *profile)
 {
-    char *out = xmalloc(strlen(s) + 1), *o = out;
-    for (; *s && *s != '"'; s++) {
-        if (*s == '\\' && s[1]) {
-            s++;
-            *o++ = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
-        } else {
+    char var[256], up[200];
+    size_t k = 0;
+    for (; profile[k] && k < sizeof up - 1; k++)
+        up[k] = profile[k] == '-' ? '_' : (char)toupper((unsigned char)profile[k]);
+    up[k] = 0;
+    snprintf(var, sizeof var, "CARGO_PROFILE_%s_DEBUG", up);
+    setenv(var, "true", 0);
+    snprintf(var, sizeof var, "CARGO_PROFILE_%s_STRIP", up);
+    setenv(var, "none", 0);
+}
+
+/* The one executable to run, or a one-line error naming the choices. */
+static const cargo_exe_t *choose(const cargo_exe_t *exe, int nexe)
+{
+    if (nexe == 0)
+        cargo_die("cargo built no binary (a library crate?); choose one "
+                  "with --bin NAME or --example NAME");
+    if (nexe == 1)
+        return &exe[0];
+    char names[512] = "";
+    for (int k = 0; k < nexe; k++) {
+        strncat(names, k ? ", " : "", sizeof names - strlen(names) - 1);
+        strncat(names, exe[k].name, sizeof names - strlen(names) - 1);
+    }
+    cargo_die("%d binaries (%s) and none chosen: use --bin NAME, or set "
+              "default-run in Cargo.toml", nexe, names);
+}
+
+/* mkdir -p. */
+static void make_dir(const char *dir)
+{
+    char *p = cu_strdup(dir);
+    for (char *s = p + 1;; s++) {
+        if (*s && *s != '/')
+            continue;
+        char c = *s;
+        *s = 0;
+        if (mkdir(p, 0777) < 0 && errno != EEXIST)
+            cargo_die("cannot create %s: %s", p, strerror(errno));
+        *s = c;
+        if (!c)
+            break;
+    }
+    struct stat sb;
+    if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode))
+        cargo_die("-o %s: not a directory", dir);
+    free(p);
+}
+
+/* The --cycprof-out-file pattern valgrind gets: the user's own one if
+ * given with --vg-opt, else DIR/cycprof.out.%p (added to vg). */
+static const char *out_pattern(const cargo_opts_t *o, char **vg, int *k)
+{
+    static const char opt[] = "--cycprof-out-file=";
+    for (int j = 0; j < o->nvg; j++)
+        if (strncmp(o->vgopt[j], opt, sizeof opt - 1) == 0)
+            return o->vgopt[j] + sizeof opt - 1;
+    size_t n = sizeof opt + (o->outdir ? strlen(o->outdir) : 0) + 16;
+    char *arg = cu_malloc(n);
+    if (o->outdir)
+        snprintf(arg, n, "%s%s%scycprof.out.%%p", opt, o->outdir,
+                 cu_ends_with(o->outdir, "/") ? "" : "/");
+    else
+        snprintf(arg, n, "%scycprof.out.%%p", opt);
+    vg[(*k)++] = arg;
+    return arg + sizeof opt - 1;
+}
+
+/* The file name valgrind made of pattern for pid, or NULL when the
+ * pattern has more than %p (such as %q{VAR}) and we cannot tell. */
+static char *expand_pid(const char *pattern, long pid)
+{
+    size_t n = strlen(pattern) + 32;
+    char *out = cu_malloc(n), *o = out;
+    for (const char *s = pattern; *s; s++) {
+        if (*s != '%') {
             *o++ = *s;
+        } else if (s[1] == 'p') {
+            o += sprintf(o, "%ld", pid);
+            s++;
+        } else {
+            free(out);
+            return NULL;
         }
     }
     *o = 0;
     return out;
 }
 
-/* Run `cargo build --message-format=json-render-diagnostics ARGS` and
- * return the executables it reports (compiler-artifact messages with an
- * "executable"). Diagnostics go to our stderr as cargo renders them. */
-static char **cargo_build(char **args, int nargs, int *nexe)
+static int exists(const char *path)
 {
-    int fd[2];
-    if (pipe(fd) < 0)
-        die("pipe: %s", strerror(errno));
-    char **argv = xmalloc(sizeof *argv * (size_t)(nargs + 4));
-    int k = 0;
-    argv[k++] = "cargo";
-    argv[k++] = "build";
-    argv[k++] = "--message-format=json-render-diagnostics";
-    for (int i = 0; i < nargs; i++)
-        argv[k++] = args[i];
-    argv[k] = NULL;
-    pid_t pid = fork();
-    if (pid < 0)
-        die("fork: %s", strerror(errno));
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        close(fd[1]);
-        execvp("cargo", argv);
-        fprintf(stderr, "cargo-cycprof: cannot run cargo: %s\n", strerror(errno));
-        _exit(127);
-    }
-    close(fd[1]);
-    free(argv);
-    FILE *f = fdopen(fd[0], "r");
-    char *line = NULL, **exe = NULL;
-    size_t cap = 0;
-    *nexe = 0;
-    while (getline(&line, &cap, f) >= 0) {
-        if (!strstr(line, "\"reason\":\"compiler-artifact\""))
-            continue;
-        const char *e = strstr(line, "\"executable\":\"");
-        if (!e)
-            continue; /* "executable":null: a library */
-        exe = realloc(exe, sizeof *exe * (size_t)(*nexe + 1));
-        if (!exe)
-            die("%s", "out of memory");
-        exe[(*nexe)++] = json_string(e + strlen("\"executable\":\""));
-    }
-    free(line);
-    fclose(f);
-    int st;
-    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        die("%s", "cargo build failed");
-    return exe;
-}
-
-/* The `cycprof` command installed next to us, else the one on PATH. */
-static char *find_cycprof(const char *argv0)
-{
-    const char *slash = strrchr(argv0, '/');
-    if (slash) {
-        size_t n = (size_t)(slash - argv0) + 1;
-        char *p = xmalloc(n + 8);
-        memcpy(p, argv0, n);
-        strcpy(p + n, "cycprof");
-        if (access(p, X_OK) == 0)
-            return p;
-        free(p);
-    }
-    char *p = xmalloc(8);
-    strcpy(p, "cycprof");
-    return p;
-}
-
-static int run(char **argv)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        die("fork: %s", strerror(errno));
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        fprintf(stderr, "cargo-cycprof: cannot run %s: %s\n", argv[0],
-                strerror(errno));
-        _exit(127);
-    }
-    int st;
-    if (waitpid(pid, &st, 0) < 0)
-        die("waitpid: %s", strerror(errno));
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    struct stat sb;
+    return stat(path, &sb) == 0;
 }
 
 int main(int argc, char **argv)
 {
-    int first = 1;
     /* cargo runs us as `cargo-cycprof cycprof ARGS`. */
-    if (argc > 1 && strcmp(argv[1], "cycprof") == 0)
-        first = 2;
+    int first = argc > 1 && strcmp(argv[1], "cycprof") == 0 ? 2 : 1;
+    cargo_opts_t o;
+    int r = cargo_opts_parse(argc, argv, first, &o);
+    if (r)
+        return r > 0 ? 0 : CARGO_FAIL;
 
-    char **build = xmalloc(sizeof *build * (size_t)(argc + 1));
-    char **vgopt = xmalloc(sizeof *vgopt * (size_t)(argc + 1));
-    int nbuild = 0, nvg = 0, dev = 0, report = 1, has_profile = 0;
-    const char *top = "20";
-    int i = first;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (strcmp(a, "--dev") == 0) {
-            dev = 1;
-        } else if (strcmp(a, "--no-report") == 0) {
-            report = 0;
-        } else if (strncmp(a, "--vg-opt=", 9) == 0) {
-            vgopt[nvg++] = argv[i] + 9;
-        } else if (strncmp(a, "--top=", 6) == 0) {
-            top = a + 6;
-        } else {
-            if (strcmp(a, "--release") == 0 || strcmp(a, "-r") == 0 ||
-                strncmp(a, "--profile", 9) == 0)
-                has_profile = 1;
-            build[nbuild++] = argv[i];
+    char *manifest = NULL;
+    if (!o.manifest_path) {
+        manifest = cargo_find_manifest();
+        if (!manifest) {
+            char *cwd = getcwd(NULL, 0);
+            cargo_die("not inside a cargo project (no Cargo.toml in %s or "
+                      "any parent directory)", cwd ? cwd : ".");
         }
     }
-    if (!dev && !has_profile)
-        build[nbuild++] = "--release";
-    /* Line tables are what make function and file names exact; keep a
-     * setting the user made. */
-    setenv("CARGO_PROFILE_RELEASE_DEBUG", "true", 0);
+    check_valgrind();
+    char *cyc = o.report ? find_cycprof(argv[0]) : NULL;
 
-    int nexe;
-    char **exe = cargo_build(build, nbuild, &nexe);
-    if (nexe == 0)
-        die("%s", "cargo built no executable (a library crate? use --bin or "
-                  "--example)");
-    if (nexe > 1) {
-        fprintf(stderr, "cargo-cycprof: cargo built %d executables; choose "
-                "one with --bin NAME or --example NAME:\n", nexe);
-        for (int k = 0; k < nexe; k++)
-            fprintf(stderr, "  %s\n", exe[k]);
-        return 101;
+    /* Like cargo run, a package with several binaries runs its
+     * default-run one unless told otherwise. */
+    if (!o.chose_target && manifest) {
+        char *d = cargo_default_run(manifest);
+        if (d) {
+            o.build[o.nbuild++] = "--bin";
+            o.build[o.nbuild++] = d;
+            o.build[o.nbuild] = NULL;
+        }
     }
+    want_debug_info(o.profile);
+    cargo_exe_t *exe;
+    int nexe;
+    int rc = cargo_build(o.build, &exe, &nexe);
+    if (rc != 0)
+        cargo_die("cargo build failed (exit status %d; its messages are "
+                  "above); nothing was profiled", rc);
+    const cargo_exe_t *target = choose(exe, nexe);
 
-    char **vg = xmalloc(sizeof *vg * (size_t)(nvg + argc + 4));
+    if (o.outdir)
+        make_dir(o.outdir);
+    char **vg = cu_calloc((size_t)(o.nvg + o.nprog + 5), sizeof *vg);
     int k = 0;
     vg[k++] = "valgrind";
     vg[k++] = "--tool=cycprof";
-    for (int j = 0; j < nvg; j++)
-        vg[k++] = vgopt[j];
-    vg[k++] = exe[0];
-    for (; i < argc; i++)
-        vg[k++] = argv[i];
+    const char *pattern = out_pattern(&o, vg, &k);
+    for (int j = 0; j < o.nvg; j++)
+        vg[k++] = o.vgopt[j];
+    vg[k++] = target->path;
+    for (int j = 0; j < o.nprog; j++)
+        vg[k++] = o.prog[j];
     vg[k] = NULL;
+    /* valgrind runs the program in the process we start, so %p in the
+     * output name is that process's pid. */
+    pid_t pid = cargo_spawn(vg, -1, 0);
+    rc = cargo_wait(pid);
 
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0)
-        die("fork: %s", strerror(errno));
-    if (pid == 0) {
-        execvp("valgrind", vg);
-        fprintf(stderr, "cargo-cycprof: cannot run valgrind: %s\n",
-                strerror(errno));
-        _exit(127);
-    }
-    int st, rc;
-    if (waitpid(pid, &st, 0) < 0)
-        die("waitpid: %s", strerror(errno));
-    rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-
-    /* valgrind runs the program in the process we forked, so the default
-     * output name carries that pid. */
-    char out[64];
-    snprintf(out, sizeof out, "cycprof.out.%ld", (long)pid);
-    struct stat sb;
-    if (stat(out, &sb) != 0) {
-        if (report)
-            fprintf(stderr, "cargo-cycprof: no %s here (was "
-                    "--cycprof-out-file given?); not reporting\n", out);
+    char *out = expand_pid(pattern, (long)pid);
+    if (!out) {
+        fprintf(stderr, "cargo-cycprof: cannot tell the file name from "
+                "--cycprof-out-file=%s; not reporting\n", pattern);
         return rc;
     }
-    if (report) {
-        char *cyc = find_cycprof(argv[0]);
-        char topopt[64];
-        snprintf(topopt, sizeof topopt, "--top=%s", top);
-        char *rep[] = {cyc, "report", topopt, out, NULL};
-        fflush(stdout);
-        run(rep);
-        free(cyc);
+    if (!exists(out)) {
+        fprintf(stderr, "cargo-cycprof: valgrind wrote no %s\n", out);
+        return rc ? rc : CARGO_FAIL;
     }
-    fprintf(stderr, "cargo-cycprof: profile in %s and %s.pb.gz; see also "
-            "cycprof flamegraph %s -o flame.svg\n", out, out, out);
+    if (cyc) {
+        char top[64], sort[256];
+        char *rep[6] = {cyc, "report", top, NULL, NULL, NULL};
+        snprintf(top, sizeof top, "--top=%s", o.top);
+        int n = 3;
+        if (o.sort) {
+            snprintf(sort, sizeof sort, "--sort=%s", o.sort);
+            rep[n++] = sort;
+        }
+        rep[n] = out;
+        int rrc = cargo_wait(cargo_spawn(rep, -1, 0));
+        if (rrc && !rc)
+            rc = rrc;
+    }
+    size_t pn = strlen(out) + sizeof ".pb.gz";
+    char *pb = cu_malloc(pn);
+    snprintf(pb, pn, "%s.pb.gz", out);
+    int w = (int)strlen(pb);
+    printf("\nProfile files:\n"
+           "  %-*s  callgrind format: cycprof report, callgrind_annotate, "
+           "kcachegrind\n", w, out);
+    if (exists(pb))
+        printf("  %-*s  pprof: go tool pprof, cycprof folded, cycprof "
+               "flamegraph\n", w, pb);
     return rc;
 }
