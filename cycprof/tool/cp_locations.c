@@ -11,6 +11,7 @@
 #include "cp_arena.h"
 #include "cp_functions.h"
 #include "cp_locations.h"
+#include "cp_objects.h"
 #include "cp_srcpos.h"
 #include "cp_types.h"
 
@@ -96,36 +97,131 @@ static void note_real_function(FunctionTable* t, UInt id, Addr a)
       t->start_lines[id] = line;
 }
 
-void cp_location_describe(FunctionTable* t, Addr a, Location* out)
+/* One level from the symbol and line tables: what VG_(describe_IP)
+ * prints for an address without inline info, without formatting the text
+ * and parsing it back (measured on python3: 179,000 addresses, 96% of
+ * them without inline info, take 300 ms instead of 445 ms). */
+static void describe_plain(FunctionTable* t, DiEpoch ep, Addr a,
+                           InlineLevel* level)
+{
+   const HChar *name, *file, *dir;
+   UInt line = 0;
+   if (!VG_(get_fnname)(ep, a, &name)) name = "???";
+   if (!VG_(get_filename_linenum)(ep, a, &file, &dir, &line)) {
+      file = "";
+      line = 0;
+   }
+   level->fn = function_id(t, name, file);
+   level->line = line;
+   note_real_function(t, level->fn, a);
+}
+
+UInt cp_location_describe(FunctionTable* t, Addr a, InlineLevel* levels,
+                          Bool* inlined)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
-   InlineLevel levels[64];
+   InlIPCursor* iipc;
    UInt n = 0;
-   out->addr = a;
+   Bool more;
+   *inlined = False;
    if (CP_IS_PSEUDO(a)) {
-      levels[n].fn = function_id(t, cp_pseudo_name(a), "");
-      levels[n++].line = 0;
-   } else {
-      InlIPCursor* iipc = VG_(new_IIPC)(ep, a);
-      Bool more;
-      do {
-         HChar d[2048];
-         const HChar *name, *file;
-         UInt line;
-         VG_(strncpy)(d, VG_(describe_IP)(ep, a, iipc), sizeof d - 1);
-         d[sizeof d - 1] = 0;
-         parse_description(d, &name, &file, &line);
-         more = VG_(next_IIPC)(iipc);
-         if (n < 64) {
-            levels[n].fn = function_id(t, name, file);
-            levels[n].line = line;
-            if (!more) note_real_function(t, levels[n].fn, a);
-            n++;
-         }
-      } while (more);
-      VG_(delete_IIPC)(iipc);
+      levels[0].fn = function_id(t, cp_pseudo_name(a), "");
+      levels[0].line = 0;
+      return 1;
    }
-   out->n_levels = n;
-   out->levels = cp_arena_alloc(n * sizeof(InlineLevel));
-   VG_(memcpy)(out->levels, levels, n * sizeof(InlineLevel));
+   /* NULL: no inline info at a (or none read). */
+   iipc = VG_(new_IIPC)(ep, a);
+   if (!iipc) {
+      describe_plain(t, ep, a, &levels[0]);
+      return 1;
+   }
+   *inlined = True;
+   do {
+      HChar d[2048];
+      const HChar *name, *file;
+      UInt line;
+      VG_(strncpy)(d, VG_(describe_IP)(ep, a, iipc), sizeof d - 1);
+      d[sizeof d - 1] = 0;
+      parse_description(d, &name, &file, &line);
+      more = VG_(next_IIPC)(iipc);
+      if (n < CP_MAX_INLINE_LEVELS) {
+         levels[n].fn = function_id(t, name, file);
+         levels[n].line = line;
+         if (!more) note_real_function(t, levels[n].fn, a);
+         n++;
+      }
+   } while (more);
+   VG_(delete_IIPC)(iipc);
+   return n;
+}
+
+void cp_locset_init(LocationSet* s, Bool by_line)
+{
+   VG_(memset)(s, 0, sizeof *s);
+   s->by_line = by_line;
+   cp_addrmap_init(&s->ids, 4096);
+   if (by_line) s->keys = cp_strtab_new();
+   cp_functiontable_init(&s->functions);
+}
+
+void cp_locset_free(LocationSet* s)
+{
+   cp_functiontable_free(&s->functions);
+   if (s->keys) cp_strtab_free(s->keys);
+   VG_(free)(s->locations);
+   VG_(free)(s->ids.keys);
+   VG_(free)(s->ids.values);
+}
+
+/* The identity of a location by line: its object and its inline chain.
+ * The object is part of it so that a location's address always lies in
+ * the mapping the location names. */
+static void line_key(HChar* key, SizeT size, Addr a,
+                     const InlineLevel* levels, UInt n)
+{
+   Int obj = CP_IS_PSEUDO(a) ? -1 : cp_object_index_of(a);
+   SizeT used = VG_(snprintf)(key, size, "%d", obj);
+   UInt k;
+   for (k = 0; k < n && used + 24 < size; k++)
+      used += VG_(snprintf)(key + used, size - used, " %u:%u",
+                            levels[k].fn, levels[k].line);
+}
+
+UInt cp_locset_id(LocationSet* s, Addr a)
+{
+   UWord* known = cp_addrmap_find(&s->ids, a);
+   InlineLevel levels[CP_MAX_INLINE_LEVELS];
+   Bool inlined;
+   UInt n, id;
+   if (known) return *known;
+   n = cp_location_describe(&s->functions, a, levels, &inlined);
+   s->n_addrs++;
+   s->n_inlined += inlined;
+   if (s->by_line) {
+      HChar key[CP_MAX_INLINE_LEVELS * 24 + 16];
+      line_key(key, sizeof key, a, levels, n);
+      id = cp_strtab_intern(s->keys, key);
+   } else {
+      id = s->n_locations + 1;
+   }
+   if (id <= s->n_locations) {
+      /* Another address of the same line: keep the lowest, so the
+       * location's address does not depend on the order of discovery. */
+      Location* l = &s->locations[id - 1];
+      if (a < l->addr) l->addr = a;
+   } else {
+      Location* l;
+      if (s->n_locations == s->capacity) {
+         s->capacity = s->capacity ? 2 * s->capacity : 4096;
+         s->locations = VG_(realloc)("cp.loc.locs", s->locations,
+                                     s->capacity * sizeof(Location));
+      }
+      l = &s->locations[s->n_locations++];
+      l->addr = a;
+      l->n_levels = n;
+      l->levels = cp_arena_alloc(n * sizeof(InlineLevel));
+      VG_(memcpy)(l->levels, levels, n * sizeof(InlineLevel));
+   }
+   cp_addrmap_put(&s->ids, a, id);
+   return id;
 }

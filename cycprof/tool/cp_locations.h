@@ -4,7 +4,10 @@
 #define CP_LOCATIONS_H
 
 #include "pub_tool_basics.h"
+#include "cp_addrmap.h"
 #include "cp_strtab.h"
+
+#define CP_MAX_INLINE_LEVELS 64
 
 typedef struct {
    UInt fn;     /* id in the function table */
@@ -12,7 +15,7 @@ typedef struct {
 } InlineLevel;
 
 typedef struct {
-   Addr         addr;
+   Addr         addr;        /* by line: the lowest address that maps here */
    UInt         n_levels;    /* innermost first */
    InlineLevel* levels;
 } Location;
@@ -24,9 +27,32 @@ typedef struct {
    UInt         fn_capacity;
 } FunctionTable;
 
+/* The locations of one stacks dump.  Each address is described once.
+ * By instruction every address is its own location; by line, addresses
+ * of one object with the same inline chain of (function, line) share one
+ * (so code without line info gets one location per function). */
+typedef struct {
+   Bool          by_line;
+   AddrMap       ids;           /* address -> location id */
+   StrTab*       keys;          /* by line: "obj fn:line,..." -> id */
+   Location*     locations;     /* [id - 1] */
+   UInt          n_locations, capacity;
+   UInt          n_addrs;       /* addresses described */
+   UInt          n_inlined;     /* ... of which had inline info */
+   FunctionTable functions;
+} LocationSet;
+
 void cp_functiontable_init(FunctionTable* t);
 void cp_functiontable_free(FunctionTable* t);
-/* Symbolizes a (a pseudo address gives one "<signal N>" level). */
-void cp_location_describe(FunctionTable* t, Addr a, Location* out);
+/* Symbolizes a into levels[CP_MAX_INLINE_LEVELS], innermost first;
+ * returns the number of levels (>= 1).  A pseudo address gives one
+ * "<signal N>" level.  *inlined says whether inline info was found. */
+UInt cp_location_describe(FunctionTable* t, Addr a, InlineLevel* levels,
+                          Bool* inlined);
+
+void cp_locset_init(LocationSet* s, Bool by_line);
+void cp_locset_free(LocationSet* s);
+/* The location id of a (from 1), describing a the first time. */
+UInt cp_locset_id(LocationSet* s, Addr a);
 
 #endif

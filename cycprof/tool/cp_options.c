@@ -8,6 +8,7 @@
 CpOptions cp_opts = {
    .out_file       = "cycprof.out.%p",
    .pprof          = True,
+   .pprof_by_line  = True,
    .pprof_out_file = NULL,
    .helper         = NULL,
    .fold_recursion = True,
@@ -21,6 +22,10 @@ Bool cp_process_option(const HChar* arg)
    if      VG_STR_CLO(arg, "--cycprof-out-file", cp_opts.out_file) {}
    else if VG_BOOL_CLO(arg, "--pprof", cp_opts.pprof) {}
    else if VG_STR_CLO(arg, "--pprof-out-file", cp_opts.pprof_out_file) {}
+   else if VG_XACT_CLO(arg, "--pprof-granularity=line",
+                       cp_opts.pprof_by_line, True) {}
+   else if VG_XACT_CLO(arg, "--pprof-granularity=instr",
+                       cp_opts.pprof_by_line, False) {}
    else if VG_STR_CLO(arg, "--cycprof-helper", cp_opts.helper) {}
    else if VG_BOOL_CLO(arg, "--fold-recursion", cp_opts.fold_recursion) {}
    else if VG_BOOL_CLO(arg, "--dump-instr", cp_opts.dump_instr) {}
@@ -36,6 +41,9 @@ void cp_print_usage(void)
 "    --cycprof-out-file=<f>    callgrind-format output file [cycprof.out.%%p]\n"
 "    --pprof=no|yes            also write a pprof profile [yes]\n"
 "    --pprof-out-file=<f>      pprof output file [<cycprof-out-file>.pb.gz]\n"
+"    --pprof-granularity=line|instr  one pprof location per source line\n"
+"                              (per function without line info) or per\n"
+"                              instruction address [line]\n"
 "    --cycprof-helper=<path>   the userland 'cycprof' command that writes pprof\n"
 "    --fold-recursion=no|yes   a call to a function already on the stack reuses\n"
 "                              that frame's context (bounded memory) [yes]\n"

@@ -7,6 +7,7 @@
 typedef struct {
    const HChar* out_file;        /* --cycprof-out-file, may hold %p, %q{VAR} */
    Bool         pprof;           /* --pprof */
+   Bool         pprof_by_line;   /* --pprof-granularity=line (else instr) */
    const HChar* pprof_out_file;  /* --pprof-out-file, NULL: out_file + .pb.gz */
    const HChar* helper;          /* --cycprof-helper, NULL: search */
    Bool         fold_recursion;  /* --fold-recursion */

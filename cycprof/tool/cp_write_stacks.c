@@ -7,6 +7,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
 #include "pub_tool_vki.h"
 #include "cp_addrmap.h"
 #include "cp_context.h"
@@ -21,27 +22,6 @@
 #define CYCPROF_BINDIR "/usr/local/bin"
 #endif
 
-typedef struct {
-   AddrMap   loc_ids;       /* addr -> location id */
-   Location* locations;     /* [id - 1] */
-   UInt      n_locations, capacity;
-   FunctionTable functions;
-} LocationSet;
-
-static UInt location_id(LocationSet* s, Addr a)
-{
-   UWord* known = cp_addrmap_find(&s->loc_ids, a);
-   if (known) return *known;
-   if (s->n_locations == s->capacity) {
-      s->capacity = s->capacity ? 2 * s->capacity : 4096;
-      s->locations = VG_(realloc)("cp.st.locs", s->locations,
-                                  s->capacity * sizeof(Location));
-   }
-   cp_location_describe(&s->functions, a, &s->locations[s->n_locations]);
-   cp_addrmap_put(&s->loc_ids, a, ++s->n_locations);
-   return s->n_locations;
-}
-
 /* A frame entered from nowhere (callsite 0, e.g. a thread's first
  * function) adds no location, so it shares its parent's dump node. */
 static Bool adds_frame(const Context* c)
@@ -55,9 +35,9 @@ static void collect_locations(LocationSet* s)
    UInt id, i, n = cp_context_count();
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
-      if (c->callsite) location_id(s, c->callsite);
+      if (c->callsite) cp_locset_id(s, c->callsite);
       cp_context_self_costs(c, &costs);
-      for (i = 0; i < costs.used; i++) location_id(s, costs.items[i].addr);
+      for (i = 0; i < costs.used; i++) cp_locset_id(s, costs.items[i].addr);
    }
    cp_addrcostlist_free(&costs);
 }
@@ -119,43 +99,123 @@ static void write_locations(OutFile* out, const LocationSet* s)
    }
 }
 
-/* Every context's dump node; a frame entered from nowhere shares its
- * parent's.  Returns node_of[context id]. */
-static UInt* write_nodes(OutFile* out, LocationSet* s)
+/* The dump nodes: node_of[context id], and for each node the list of
+ * its contexts (first_ctx[node], next_ctx[context id], 0 ends). */
+typedef struct {
+   UInt* node_of;
+   UInt* first_ctx;
+   UInt* next_ctx;
+   UInt  n_nodes;
+} Nodes;
+
+/* (parent node, callsite location) of a non-root node, as a map key
+ * (never 0 since parent >= 1); 0, no merging, where a word cannot hold
+ * both ids. */
+static UWord node_key(UInt parent, UInt loc)
 {
-   UInt id, n = cp_context_count(), next_node = 0;
-   UInt* node_of = VG_(calloc)("cp.st.nodes", n + 1, sizeof(UInt));
-   for (id = 1; id <= n; id++) {
-      Context* c = cp_context_by_id(id);
-      if (!adds_frame(c)) {
-         node_of[id] = node_of[c->parent->id];
-         continue;
-      }
-      node_of[id] = ++next_node;
-      cp_outfile_printf(out, "node\t%u\t%u\t%u\n", node_of[id],
-                        c->parent ? node_of[c->parent->id] : 0,
-                        c->parent ? location_id(s, c->callsite) : 0);
-   }
-   return node_of;
+#if VG_WORDSIZE == 8
+   return ((UWord)parent << 32) | loc;
+#else
+   (void)parent;
+   (void)loc;
+   return 0;
+#endif
 }
 
-/* Expands the counters again rather than keeping them from
- * collect_locations: the dump needs every location before the first
- * sample, and keeping all (context, address) pairs would make memory grow
- * with the sample count.  Returns the number of sample records written. */
-static ULong write_samples(OutFile* out, LocationSet* s, const UInt* node_of)
+/* Every context's dump node.  A frame entered from nowhere shares its
+ * parent's.  Contexts whose stacks read the same in pprof (same parent
+ * node, same callsite location: by line, two calls on one line, or an
+ * indirect call reaching different functions) share one node, so that
+ * their samples are summed rather than written as identical stacks. */
+static void write_nodes(OutFile* out, LocationSet* s, Nodes* nd)
 {
-   AddrCostList costs = { 0 };
-   UInt id, i, n = cp_context_count();
-   ULong samples = 0;
+   UInt id, n = cp_context_count();
+   AddrMap by_key;
+   cp_addrmap_init(&by_key, 1024);
+   nd->node_of = VG_(calloc)("cp.st.nodes", n + 1, sizeof(UInt));
+   nd->first_ctx = VG_(calloc)("cp.st.first", n + 1, sizeof(UInt));
+   nd->next_ctx = VG_(calloc)("cp.st.next", n + 1, sizeof(UInt));
+   nd->n_nodes = 0;
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
-      cp_context_self_costs(c, &costs);
-      for (i = 0; i < costs.used; i++, samples++)
-         cp_outfile_printf(out, "sample\t%u\t%u\t%u\t%llu\n", node_of[id],
-                           location_id(s, costs.items[i].addr), c->tid,
-                           costs.items[i].count);
+      UInt node, parent = c->parent ? nd->node_of[c->parent->id] : 0;
+      if (!adds_frame(c)) {
+         node = parent;
+      } else if (!c->parent) {
+         node = ++nd->n_nodes;   /* a thread's root: always its own */
+         cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
+      } else {
+         UInt loc = cp_locset_id(s, c->callsite);
+         UWord* known = node_key(parent, loc)
+                        ? cp_addrmap_find(&by_key, node_key(parent, loc))
+                        : NULL;
+         if (known) {
+            node = *known;
+         } else {
+            node = ++nd->n_nodes;
+            if (node_key(parent, loc))
+               cp_addrmap_put(&by_key, node_key(parent, loc), node);
+            cp_outfile_printf(out, "node\t%u\t%u\t%u\n", node, parent, loc);
+         }
+      }
+      nd->node_of[id] = node;
+      nd->next_ctx[id] = nd->first_ctx[node];
+      nd->first_ctx[node] = id;
    }
+   VG_(free)(by_key.keys);
+   VG_(free)(by_key.values);
+}
+
+typedef struct {
+   UInt  loc;
+   ULong count;
+} LocCost;
+
+static Int by_loc(const void* a, const void* b)
+{
+   UInt x = ((const LocCost*)a)->loc, y = ((const LocCost*)b)->loc;
+   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* One sample per (node, leaf location): the node's contexts' costs,
+ * mapped to locations and summed.  Expands the counters again rather
+ * than keeping them from collect_locations: the dump needs every location
+ * before the first sample, and keeping all (context, address) pairs would
+ * make memory grow with the sample count.  Returns the number of sample
+ * records written. */
+static ULong write_samples(OutFile* out, LocationSet* s, const Nodes* nd)
+{
+   AddrCostList costs = { 0 };
+   LocCost* lc = NULL;
+   UInt node, id, i, o, used, cap = 0;
+   ULong samples = 0;
+   for (node = 1; node <= nd->n_nodes; node++) {
+      UInt tid = 0;
+      used = 0;
+      for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
+         Context* c = cp_context_by_id(id);
+         tid = c->tid;   /* a node never spans threads: roots are apart */
+         cp_context_self_costs(c, &costs);
+         if (used + costs.used > cap) {
+            cap = 2 * (used + costs.used);
+            lc = VG_(realloc)("cp.st.loccost", lc, cap * sizeof(LocCost));
+         }
+         for (i = 0; i < costs.used; i++, used++) {
+            lc[used].loc = cp_locset_id(s, costs.items[i].addr);
+            lc[used].count = costs.items[i].count;
+         }
+      }
+      if (used == 0) continue;
+      VG_(ssort)(lc, used, sizeof(LocCost), by_loc);
+      for (i = 1, o = 0; i < used; i++) {
+         if (lc[i].loc == lc[o].loc) lc[o].count += lc[i].count;
+         else lc[++o] = lc[i];
+      }
+      for (i = 0; i <= o; i++, samples++)
+         cp_outfile_printf(out, "sample\t%u\t%u\t%u\t%llu\n", node,
+                           lc[i].loc, tid, lc[i].count);
+   }
+   VG_(free)(lc);
    cp_addrcostlist_free(&costs);
    return samples;
 }
@@ -165,13 +225,13 @@ static Bool write_dump(const HChar* path, ULong total, const HChar* cmd)
    LocationSet s;
    OutFile* out = cp_outfile_open(path);
    ULong samples;
-   UInt* node_of;
+   Nodes nd;
    Bool ok;
+   UInt t0 = VG_(read_millisecond_timer)(), t1;
    if (!out) return False;
-   VG_(memset)(&s, 0, sizeof s);
-   cp_addrmap_init(&s.loc_ids, 4096);
-   cp_functiontable_init(&s.functions);
+   cp_locset_init(&s, cp_opts.pprof_by_line);
    collect_locations(&s);
+   t1 = VG_(read_millisecond_timer)();
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");
    put_field(out, cmd);
@@ -181,16 +241,21 @@ static Bool write_dump(const HChar* path, ULong total, const HChar* cmd)
    write_maps(out);
    write_functions(out, &s.functions);
    write_locations(out, &s);
-   node_of = write_nodes(out, &s);
-   samples = write_samples(out, &s, node_of);
-   VG_(free)(node_of);
+   write_nodes(out, &s, &nd);
+   samples = write_samples(out, &s, &nd);
    cp_outfile_printf(out, "end\t%llu\n", samples);
    ok = cp_outfile_commit(out);
+   if (VG_(clo_stats))
+      VG_(message)(Vg_DebugMsg, "cycprof: stacks dump: %u addresses "
+                   "(%u inlined) described in %u ms, %u locations, %u "
+                   "nodes, %llu samples, %u ms in all\n", s.n_addrs,
+                   s.n_inlined, t1 - t0, s.n_locations, nd.n_nodes,
+                   samples, VG_(read_millisecond_timer)() - t0);
 
-   cp_functiontable_free(&s.functions);
-   VG_(free)(s.locations);
-   VG_(free)(s.loc_ids.keys);
-   VG_(free)(s.loc_ids.values);
+   VG_(free)(nd.node_of);
+   VG_(free)(nd.first_ctx);
+   VG_(free)(nd.next_ctx);
+   cp_locset_free(&s);
    return ok;
 }
 
