@@ -80,8 +80,14 @@ static void want_debug_info(const char *profile)
     setenv(var, "none", 0);
 }
 
-/* The one executable to run, or a one-line error naming the choices. */
-static const cargo_exe_t *choose(const cargo_exe_t *exe, int nexe)
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const cargo_exe_t *)a)->name, ((const cargo_exe_t *)b)->name);
+}
+
+/* The one executable to run, or a one-line error naming the choices
+ * (sorted: cargo reports them in the order its build jobs finish). */
+static const cargo_exe_t *choose(cargo_exe_t *exe, int nexe)
 {
     if (nexe == 0)
         cargo_die("cargo built no binary (a library crate?); choose one "
@@ -89,6 +95,7 @@ static const cargo_exe_t *choose(const cargo_exe_t *exe, int nexe)
     if (nexe == 1)
         return &exe[0];
     char names[512] = "";
+    qsort(exe, (size_t)nexe, sizeof *exe, by_name);
     for (int k = 0; k < nexe; k++) {
         strncat(names, k ? ", " : "", sizeof names - strlen(names) - 1);
         strncat(names, exe[k].name, sizeof names - strlen(names) - 1);

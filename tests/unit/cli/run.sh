@@ -274,31 +274,7 @@ for sub in report diff folded flamegraph; do
     else bad "help-$sub" "no usage text"; fi
 done
 
-# ---------------------------------------------------------------- cargo cycprof
-CARGO_CYC=""
-for b in "$CYCPROF_BUILD/cargo-cycprof" "$CYCPROF_BUILD/cycprof/cli/cargo-cycprof"; do
-    if [ -f "$b" ] && [ -x "$b" ]; then CARGO_CYC=$b; break; fi
-done
-if [ -z "$CARGO_CYC" ]; then
-    bad cargo-cycprof "no built cargo-cycprof under $CYCPROF_BUILD"
-elif ! "$CARGO_CYC" cycprof --help | grep -q '^usage: cargo cycprof'; then
-    bad cargo-cycprof-help "no usage text"
-else
-    ok cargo-cycprof-help
-    if command -v cargo >/dev/null && [ -f "$VGLIB/cycprof-amd64-linux" ]; then
-        # cargo needs the real HOME for its toolchain; only the build goes here.
-        mkdir -p cargo && cp -r "$REPO/examples/fibonacci-rs/." cargo/ && rm -rf cargo/target
-        (cd cargo && HOME=$(getent passwd "$(id -u)" | cut -d: -f6) CARGO_TARGET_DIR="$T/cargo/target" \
-            VALGRIND_LIB=$VGLIB PATH="$(dirname "$CYC"):$PATH" \
-            "$CARGO_CYC" cycprof --top=5 -- 15 >out.txt 2>err.txt)
-        rc=$?
-        if [ $rc = 0 ] && grep -q 'fib_recursive' cargo/out.txt && grep -q '^fib(15) = 610' cargo/out.txt
-        then ok cargo-cycprof-fibonacci-rs
-        else bad cargo-cycprof-fibonacci-rs "rc=$rc $(tail -n 2 cargo/err.txt | tr '\n' ' ')"; fi
-    else
-        echo "# skip: cargo or the cycprof tool missing; cargo cycprof run not tested"
-    fi
-fi
+# cargo cycprof: tests/unit/cargo/run.sh.
 
 # ---------------------------------------------------------------- fuzz regressions
 if "$REPO/tests/fuzz/run-regress.sh" "$CYC" >r.txt 2>&1; then ok "fuzz-regress ($(tail -n 1 r.txt))"
