@@ -26,7 +26,7 @@ const char *const cargo_usage =
     "  --example NAME       profile this example instead\n"
     "  -n N, --top N        rows of the report (default 20, 0 = all)\n"
     "  --sort EV[,EV...]    event(s) to rank by, for cycprof report (Ir)\n"
-    "  -o DIR               write the profile files into DIR (created if\n"
+    "  -o, --output-dir DIR write the profile files into DIR (created if\n"
     "                       missing; default: the current directory)\n"
     "  --vg-opt=OPT         pass OPT to valgrind (repeatable), e.g.\n"
     "                       --vg-opt=--fold-recursion=no\n"
