@@ -4,11 +4,10 @@
 #include "commands.h"
 #include "cmdutil.h"
 #include "flamegraph_svg.h"
+#include "stack_cmd.h"
 #include "stack_input.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *const usage =
@@ -27,24 +26,26 @@ static const char *const usage =
     "  --minwidth=PX        leave out frames narrower than PX (default 0.1)\n"
     "  -h, --help           show this help\n";
 
+typedef struct svg_job {
+    const stack_profile_t *sp;
+    const fg_opts_t *o;
+} svg_job_t;
+
+static int write_svg(FILE *f, const void *ctx)
+{
+    const svg_job_t *j = ctx;
+    return fg_write_svg(f, j->sp, j->o);
+}
+
 int cmd_flamegraph(int argc, char **argv)
 {
-    const char *out = NULL, *file = NULL, *v;
+    stack_cmd_t c = {"flamegraph", usage, NULL, NULL};
+    const char *v;
     fg_opts_t o = {NULL, NULL, NULL, 1200, 0.1};
     uint64_t width;
     int r;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--output", "-o", &v))) {
-            if (r < 0) {
-                cu_err("flamegraph", "-o needs a file name");
-                return 2;
-            }
-            out = v;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--title", NULL, &v))) {
+        if ((r = cu_opt_value(argc, argv, &i, "--title", NULL, &v))) {
             if (r < 0) {
                 cu_err("flamegraph", "--title needs a text");
                 return 2;
@@ -64,15 +65,8 @@ int cmd_flamegraph(int argc, char **argv)
                        "got '%s'", r < 0 ? "" : v);
                 return 2;
             }
-        } else if (a[0] == '-' && a[1]) {
-            cu_err("flamegraph", "unknown option '%s' (see cycprof flamegraph "
-                   "--help)", a);
-            return 2;
-        } else if (file) {
-            cu_err("flamegraph", "only one FILE, please");
-            return 2;
-        } else {
-            file = a;
+        } else if ((r = sc_arg(&c, argc, argv, &i))) {
+            return r > 0 ? 0 : 2;
         }
     }
 
@@ -80,28 +74,17 @@ int cmd_flamegraph(int argc, char **argv)
     sp_init(&sp);
     int rc = 1;
     char unit[128];
-    if (si_load("flamegraph", file, &sp) < 0)
-        goto done;
-    sp_sort_by_name(&sp);
-    /* "instructions/count" -> "instructions" */
-    snprintf(unit, sizeof unit, "%s", sp.unit ? sp.unit : "samples");
-    if (strchr(unit, '/'))
-        *strchr(unit, '/') = 0;
-    o.unit = unit;
-    o.subtitle = sp.cmd;
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        cu_err("flamegraph", "%s: %s", out, strerror(errno));
-        goto done;
+    if (si_load("flamegraph", c.file, &sp) == 0) {
+        sp_sort_by_name(&sp);
+        /* "instructions/count" -> "instructions" */
+        snprintf(unit, sizeof unit, "%s", sp.unit ? sp.unit : "samples");
+        if (strchr(unit, '/'))
+            *strchr(unit, '/') = 0;
+        o.unit = unit;
+        o.subtitle = sp.cmd;
+        svg_job_t job = {&sp, &o};
+        rc = sc_write(&c, write_svg, &job) < 0;
     }
-    int bad = fg_write_svg(f, &sp, &o) < 0;
-    bad |= out ? fclose(f) != 0 : fflush(f) != 0;
-    if (bad) {
-        cu_err("flamegraph", "%s: write error", out ? out : "standard output");
-        goto done;
-    }
-    rc = 0;
-done:
     sp_free(&sp);
     return rc;
 }

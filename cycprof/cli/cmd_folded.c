@@ -4,11 +4,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "commands.h"
 #include "cmdutil.h"
+#include "stack_cmd.h"
 #include "stack_input.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 static const char *const usage =
     "usage: cycprof folded [options] [FILE]\n"
@@ -26,8 +25,9 @@ static const char *const usage =
     "  -h, --help           show this help\n";
 
 /* Write the stacks of sp to f; returns -1 on a write error. */
-static int write_folded(FILE *f, const stack_profile_t *sp)
+static int write_folded(FILE *f, const void *ctx)
 {
+    const stack_profile_t *sp = ctx;
     for (size_t i = 0; i < sp->n; i++) {
         const sp_stack_t *s = &sp->stacks[i];
         if (!s->count)
@@ -44,50 +44,20 @@ static int write_folded(FILE *f, const stack_profile_t *sp)
 
 int cmd_folded(int argc, char **argv)
 {
-    const char *out = NULL, *file = NULL, *v;
-    int r;
+    stack_cmd_t c = {"folded", usage, NULL, NULL};
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--output", "-o", &v))) {
-            if (r < 0) {
-                cu_err("folded", "-o needs a file name");
-                return 2;
-            }
-            out = v;
-        } else if (a[0] == '-' && a[1]) {
-            cu_err("folded", "unknown option '%s' (see cycprof folded --help)",
-                   a);
-            return 2;
-        } else if (file) {
-            cu_err("folded", "only one FILE, please");
-            return 2;
-        } else {
-            file = a;
-        }
+        int r = sc_arg(&c, argc, argv, &i);
+        if (r)
+            return r > 0 ? 0 : 2;
     }
 
     stack_profile_t sp;
     sp_init(&sp);
     int rc = 1;
-    if (si_load("folded", file, &sp) < 0)
-        goto done;
-    sp_sort_by_name(&sp);
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        cu_err("folded", "%s: %s", out, strerror(errno));
-        goto done;
+    if (si_load("folded", c.file, &sp) == 0) {
+        sp_sort_by_name(&sp);
+        rc = sc_write(&c, write_folded, &sp) < 0;
     }
-    int bad = write_folded(f, &sp) < 0;
-    bad |= out ? fclose(f) != 0 : fflush(f) != 0;
-    if (bad) {
-        cu_err("folded", "%s: write error", out ? out : "standard output");
-        goto done;
-    }
-    rc = 0;
-done:
     sp_free(&sp);
     return rc;
 }

@@ -1,0 +1,51 @@
+/* See stack_cmd.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "stack_cmd.h"
+#include "cmdutil.h"
+
+#include <errno.h>
+#include <string.h>
+
+int sc_arg(stack_cmd_t *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v;
+    int r;
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        fputs(c->usage, stdout);
+        return 1;
+    } else if ((r = cu_opt_value(argc, argv, i, "--output", "-o", &v))) {
+        if (r < 0) {
+            cu_err(c->name, "-o needs a file name");
+            return -1;
+        }
+        c->out = v;
+    } else if (a[0] == '-' && a[1]) {
+        cu_err(c->name, "unknown option '%s' (see cycprof %s --help)", a,
+               c->name);
+        return -1;
+    } else if (c->file) {
+        cu_err(c->name, "only one FILE, please");
+        return -1;
+    } else {
+        c->file = a;
+    }
+    return 0;
+}
+
+int sc_write(const stack_cmd_t *c, int (*write)(FILE *f, const void *ctx),
+             const void *ctx)
+{
+    FILE *f = c->out ? fopen(c->out, "w") : stdout;
+    if (!f) {
+        cu_err(c->name, "%s: %s", c->out, strerror(errno));
+        return -1;
+    }
+    int bad = write(f, ctx) < 0;
+    bad |= c->out ? fclose(f) != 0 : fflush(f) != 0;
+    if (bad) {
+        cu_err(c->name, "%s: write error",
+               c->out ? c->out : "standard output");
+        return -1;
+    }
+    return 0;
+}
