@@ -116,6 +116,20 @@ static size_t scan_table(const struct elf *e, uint64_t table, uint64_t num,
     return 0;
 }
 
+/* Where the fields we read are, per ELF class: the file header's
+ * program and section header tables, and the note's place in one entry.
+ * The two classes differ only in these numbers. */
+struct layout {
+    int word;                             /* address/offset size */
+    int phoff, shoff, phentsize, phnum, shentsize, shnum; /* Ehdr */
+    int p_offset, p_filesz;               /* Phdr (p_type is at 0) */
+    int sh_offset, sh_size;               /* Shdr (sh_type is at 4) */
+};
+static const struct layout layouts[2] = {
+    {4, 28, 32, 42, 44, 46, 48, 4, 16, 16, 20}, /* ELFCLASS32 */
+    {8, 32, 40, 54, 56, 58, 60, 8, 32, 24, 32}, /* ELFCLASS64 */
+};
+
 size_t elf_buildid_hex(const char *path, char *hex, size_t hexsize)
 {
     if (hexsize == 0)
@@ -141,27 +155,14 @@ size_t elf_buildid_hex(const char *path, char *hex, size_t hexsize)
     e.big = eh[5] == 2;
     if (e.is64 && read_at(&e, 0, eh, 64) != 0)
         goto out;
-    if (e.is64) {
-        /* Elf64_Ehdr: e_phoff 32, e_shoff 40, e_phentsize 54, e_phnum 56,
-         * e_shentsize 58, e_shnum 60. Phdr: p_type 0, p_offset 8,
-         * p_filesz 32. Shdr: sh_type 4, sh_offset 24, sh_size 32. */
-        n = scan_table(&e, get(&e, eh + 32, 8), get(&e, eh + 56, 2),
-                       get(&e, eh + 54, 2), PT_NOTE_, 0, 8, 32, hex, hexsize);
-        if (!n)
-            n = scan_table(&e, get(&e, eh + 40, 8), get(&e, eh + 60, 2),
-                           get(&e, eh + 58, 2), SHT_NOTE_, 4, 24, 32, hex,
-                           hexsize);
-    } else {
-        /* Elf32_Ehdr: e_phoff 28, e_shoff 32, e_phentsize 42, e_phnum 44,
-         * e_shentsize 46, e_shnum 48. Phdr: p_type 0, p_offset 4,
-         * p_filesz 16. Shdr: sh_type 4, sh_offset 16, sh_size 20. */
-        n = scan_table(&e, get(&e, eh + 28, 4), get(&e, eh + 44, 2),
-                       get(&e, eh + 42, 2), PT_NOTE_, 0, 4, 16, hex, hexsize);
-        if (!n)
-            n = scan_table(&e, get(&e, eh + 32, 4), get(&e, eh + 48, 2),
-                           get(&e, eh + 46, 2), SHT_NOTE_, 4, 16, 20, hex,
-                           hexsize);
-    }
+    const struct layout *l = &layouts[e.is64];
+    n = scan_table(&e, get(&e, eh + l->phoff, l->word), get(&e, eh + l->phnum, 2),
+                   get(&e, eh + l->phentsize, 2), PT_NOTE_, 0, l->p_offset,
+                   l->p_filesz, hex, hexsize);
+    if (!n)
+        n = scan_table(&e, get(&e, eh + l->shoff, l->word),
+                       get(&e, eh + l->shnum, 2), get(&e, eh + l->shentsize, 2),
+                       SHT_NOTE_, 4, l->sh_offset, l->sh_size, hex, hexsize);
 out:
     close(fd);
     return n;
