@@ -11,9 +11,11 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
+#include "cp_arena.h"
 #include "cp_callstack.h"
 #include "cp_context.h"
 #include "cp_functions.h"
+#include "cp_stats.h"
 
 /* Past this depth frames are not pushed: the costs stay with the deepest
  * tracked frame and SP-based popping keeps the stack consistent. */
@@ -145,22 +147,24 @@ UInt cp_callstack_max_depth(void)
 VG_REGPARM(3) void cp_on_call(SBInfo* sb, Addr target, Addr sp)
 {
    ThreadStack* t = current;
-   Addr fn = cp_function_of(target);
+   CallSiteCache* site = sb->call;
    Addr callsite = sb->instr_addr[sb->n_instrs - 1];
-   Context* ctx;
+   Context* parent;
+   cp_stats.calls++;
    /* A frame whose return slot the call overwrites is dead already. */
    pop_below(t, sp + 1);
-   ctx = cp_context_enter(context_of_depth(t, t->depth), callsite, fn,
-                          CtxCall);
-   push(t, sp, fn, callsite, ctx,
-        cp_is_trampoline(fn) ? FrameTrampoline : FrameCall);
+   parent = context_of_depth(t, t->depth);
+   /* The context depends only on (parent, call site, callee). */
+   if (site->target != target || site->parent != parent || !site->ctx) {
+      site->target = target;
+      site->parent = parent;
+      site->fn = cp_function_of(target);
+      site->ctx = cp_context_enter(parent, callsite, site->fn, CtxCall);
+      site->trampoline = cp_is_trampoline(site->fn);
+   }
+   push(t, sp, site->fn, callsite, site->ctx,
+        site->trampoline ? FrameTrampoline : FrameCall);
    publish(t);
-}
-
-VG_REGPARM(1) void cp_on_sp_rise(Addr sp)
-{
-   pop_below(current, sp);
-   publish(current);
 }
 
 /* A jump from a frame at the same SP to a function it already tail-called
@@ -180,11 +184,12 @@ static Bool rewind_tail_loop(ThreadStack* t, Addr fn)
    return False;
 }
 
-VG_REGPARM(2) void cp_on_function_entry(SBInfo* sb, Addr sp)
+static void enter_function_by_jump(SBInfo* sb, Addr sp)
 {
    ThreadStack* t = current;
    Frame* top = top_frame(t);
    Addr fn = sb->fn_entry;
+   cp_stats.function_entries++;
 
    if (!top) {
       /* First code of a thread, or a jump out of everything tracked. */
@@ -212,11 +217,52 @@ VG_REGPARM(2) void cp_on_function_entry(SBInfo* sb, Addr sp)
    publish(t);
 }
 
-VG_REGPARM(1) void cp_on_context_miss(SBInfo* sb)
+static void switch_counters(SBInfo* sb)
 {
-   CostCenter* cc = cp_cost_center(cp_cur_ctx, sb);
-   sb->cache_ctx = cp_cur_ctx;
-   sb->cache_counters = cc->counts;
+   Context* ctx = cp_cur_ctx;
+   RecentContexts* r = sb->recent;
+   ULong* counters = NULL;
+   UInt k = CP_RECENT_CONTEXTS - 1;
+   cp_stats.context_misses++;
+   if (!r && sb->cache_ctx)
+      r = sb->recent = cp_arena_alloc(sizeof(RecentContexts));
+   if (r) {
+      for (k = 0; k < CP_RECENT_CONTEXTS; k++)
+         if (r->ctx[k] == ctx) {
+            counters = r->counters[k];
+            cp_stats.recent_hits++;
+            break;
+         }
+      if (!counters) k = CP_RECENT_CONTEXTS - 1;
+      /* Move to front: the evicted entry becomes the most recent. */
+      for (; k > 0; k--) {
+         r->ctx[k] = r->ctx[k - 1];
+         r->counters[k] = r->counters[k - 1];
+      }
+      r->ctx[0] = sb->cache_ctx;
+      r->counters[0] = sb->cache_counters;
+   }
+   if (!counters) counters = cp_counters(ctx, sb);
+   sb->cache_ctx = ctx;
+   sb->cache_counters = counters;
+}
+
+/* Called at the start of a superblock when the inline check saw that SP
+ * rose above the top frame, that a function is being entered other than
+ * by a call, or that the superblock last ran in another context.  One
+ * helper for the three keeps the inline code to a single branch. */
+VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
+{
+   cp_stats.block_entries++;
+   if (sp > cp_top_sp) {
+      cp_stats.sp_rises++;
+      pop_below(current, sp);
+      publish(current);
+   }
+   if (sb->fn_entry && sb->fn_entry != cp_top_fn)
+      enter_function_by_jump(sb, sp);
+   if (sb->cache_ctx != cp_cur_ctx)
+      switch_counters(sb);
 }
 
 void cp_callstack_pre_signal(ThreadId tid, Int signo, Bool alt_stack)

@@ -6,6 +6,9 @@
 #include "cp_arena.h"
 #include "cp_context.h"
 #include "cp_options.h"
+#include "cp_stats.h"
+
+CpStats cp_stats;
 
 /* (parent, callsite, fn) -> context.  Separate from Context because with
  * folding several keys lead to the same earlier context. */
@@ -24,7 +27,6 @@ typedef struct {
 } ChainTable;
 
 static ChainTable edges;
-static ChainTable cost_centers;
 static Context**  all_contexts;     /* [1 .. n_contexts] */
 static UInt       n_contexts;
 static UInt       contexts_capacity;
@@ -41,39 +43,22 @@ static UWord edge_hash(const Context* parent, Addr callsite, Addr fn)
    return cp_hash_word((UWord)parent ^ (callsite * 31) ^ (fn * 1000003));
 }
 
-static UWord cc_hash(const Context* ctx, const SBInfo* sb)
-{
-   return cp_hash_word((UWord)ctx ^ ((UWord)sb * 31));
-}
-
 static UWord edge_entry_hash(const void* entry)
 {
    const Edge* e = entry;
    return edge_hash(e->parent, e->callsite, e->fn);
 }
 
-static UWord cc_entry_hash(const void* entry)
-{
-   const CostCenter* cc = entry;
-   return cc_hash(cc->ctx, cc->sb);
-}
-
-/* Edge and CostCenter both start with their chain pointer, so one rehash
- * serves both tables. */
-typedef struct Chained {
-   struct Chained* next;
-} Chained;
-
-static void grow(ChainTable* t, UWord (*hash_of)(const void* entry))
+static void grow_edges(ChainTable* t)
 {
    ChainTable bigger;
    UWord i;
    table_init(&bigger, t->n_buckets * 2);
    for (i = 0; i < t->n_buckets; i++) {
-      Chained* e = t->buckets[i];
+      Edge* e = t->buckets[i];
       while (e) {
-         Chained* next = e->next;
-         UWord b = hash_of(e) & (bigger.n_buckets - 1);
+         Edge* next = e->next;
+         UWord b = edge_entry_hash(e) & (bigger.n_buckets - 1);
          e->next = bigger.buckets[b];
          bigger.buckets[b] = e;
          e = next;
@@ -87,7 +72,6 @@ static void grow(ChainTable* t, UWord (*hash_of)(const void* entry))
 void cp_context_init(void)
 {
    table_init(&edges, 1 << 12);
-   table_init(&cost_centers, 1 << 14);
    contexts_capacity = 1 << 12;
    all_contexts = VG_(malloc)("cp.ctx.all",
                               contexts_capacity * sizeof(Context*));
@@ -134,6 +118,7 @@ Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
       if (e->parent == parent && e->callsite == callsite && e->fn == fn)
          return e->to;
 
+   cp_stats.edges++;
    e = cp_arena_alloc(sizeof(Edge));
    e->parent = parent;
    e->callsite = callsite;
@@ -144,27 +129,48 @@ Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
       e->to = new_context(parent, callsite, fn, kind, parent->tid);
    e->next = edges.buckets[b];
    edges.buckets[b] = e;
-   if (++edges.n_items > 2 * edges.n_buckets) grow(&edges, edge_entry_hash);
+   if (++edges.n_items > 2 * edges.n_buckets) grow_edges(&edges);
    return e->to;
 }
 
-CostCenter* cp_cost_center(Context* ctx, SBInfo* sb)
+static UWord slot_of(const Context* ctx, const SBInfo* sb)
 {
-   UWord b = cc_hash(ctx, sb) & (cost_centers.n_buckets - 1);
-   CostCenter* cc;
-   for (cc = cost_centers.buckets[b]; cc; cc = cc->hash_next)
-      if (cc->ctx == ctx && cc->sb == sb) return cc;
+   UWord mask = ctx->ccs_capacity - 1;
+   UWord i = cp_hash_word((UWord)sb) & mask;
+   while (ctx->ccs[i].sb && ctx->ccs[i].sb != sb) {
+      cp_stats.probes++;
+      i = (i + 1) & mask;
+   }
+   return i;
+}
 
-   cc = cp_arena_alloc(sizeof(CostCenter) + sb->n_exits * sizeof(ULong));
-   cc->ctx = ctx;
-   cc->sb = sb;
-   cc->ctx_next = ctx->ccs;
-   ctx->ccs = cc;
-   cc->hash_next = cost_centers.buckets[b];
-   cost_centers.buckets[b] = cc;
-   if (++cost_centers.n_items > 2 * cost_centers.n_buckets)
-      grow(&cost_centers, cc_entry_hash);
-   return cc;
+static void grow_cost_centers(Context* ctx)
+{
+   CostCenter* old = ctx->ccs;
+   UInt k, n = ctx->ccs_capacity;
+   ctx->ccs_capacity = n ? 2 * n : 4;
+   ctx->ccs = VG_(calloc)("cp.ctx.ccs", ctx->ccs_capacity, sizeof(CostCenter));
+   for (k = 0; k < n; k++)
+      if (old[k].sb) ctx->ccs[slot_of(ctx, old[k].sb)] = old[k];
+   if (old) VG_(free)(old);
+}
+
+ULong* cp_counters(Context* ctx, SBInfo* sb)
+{
+   UWord i;
+   cp_stats.cost_center_lookups++;
+   if (ctx->ccs) {
+      i = slot_of(ctx, sb);
+      if (ctx->ccs[i].sb) return ctx->ccs[i].counts;
+   }
+   /* At most 3/4 full, so probe runs stay short. */
+   if (4 * (ctx->n_ccs + 1) > 3 * ctx->ccs_capacity) grow_cost_centers(ctx);
+   i = slot_of(ctx, sb);
+   cp_stats.cost_centers++;
+   ctx->ccs[i].sb = sb;
+   ctx->ccs[i].counts = cp_arena_alloc(sb->n_exits * sizeof(ULong));
+   ctx->n_ccs++;
+   return ctx->ccs[i].counts;
 }
 
 UInt cp_context_count(void)

@@ -12,7 +12,8 @@ Context*    cp_context_root(UInt tid);
  * context, so recursion never grows the tree. */
 Context*    cp_context_enter(Context* parent, Addr callsite, Addr fn,
                              CtxKind kind);
-CostCenter* cp_cost_center(Context* ctx, SBInfo* sb);
+/* The counters of sb in ctx, created zeroed on first use. */
+ULong*      cp_counters(Context* ctx, SBInfo* sb);
 
 UInt        cp_context_count(void);
 Context*    cp_context_by_id(UInt id);   /* ids run from 1 to count */

@@ -4,6 +4,7 @@
  * instructions ran, so instruction i ran once for every departure through
  * an exit with exit_ninstrs > i. */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_costs.h"
@@ -26,28 +27,48 @@ static Int by_addr(const void* a, const void* b)
    return x < y ? -1 : x > y ? 1 : 0;
 }
 
-static void add_cost_center(const CostCenter* cc, AddrCostList* list)
+void cp_instr_counts(const SBInfo* sb, const ULong* counts, ULong* per_instr)
 {
-   const SBInfo* sb = cc->sb;
    ULong ran = 0;
    Int i;
    UInt j = sb->n_exits;
    /* Walk instructions backwards, adding the departures that cover them. */
    for (i = (Int)sb->n_instrs - 1; i >= 0; i--) {
       while (j > 0 && sb->exit_ninstrs[j - 1] > (UInt)i) {
-         ran += cc->counts[j - 1];
+         ran += counts[j - 1];
          j--;
       }
-      if (ran) append(list, sb->instr_addr[i], ran);
+      per_instr[i] = ran;
    }
+}
+
+void cp_expand_counts(const SBInfo* sb, const ULong* counts,
+                      AddrCostList* list)
+{
+   ULong per_instr[CP_MAX_SB_INSTRS];
+   UInt i;
+   tl_assert(sb->n_instrs <= CP_MAX_SB_INSTRS);
+   cp_instr_counts(sb, counts, per_instr);
+   for (i = 0; i < sb->n_instrs; i++)
+      if (per_instr[i]) append(list, sb->instr_addr[i], per_instr[i]);
+}
+
+ULong cp_counts_total(const SBInfo* sb, const ULong* counts)
+{
+   ULong total = 0;
+   UInt j;
+   for (j = 0; j < sb->n_exits; j++)
+      total += counts[j] * sb->exit_ninstrs[j];
+   return total;
 }
 
 void cp_context_self_costs(const Context* ctx, AddrCostList* list)
 {
-   const CostCenter* cc;
    UInt i, o = 0;
    list->used = 0;
-   for (cc = ctx->ccs; cc; cc = cc->ctx_next) add_cost_center(cc, list);
+   for (i = 0; i < ctx->ccs_capacity; i++)
+      if (ctx->ccs[i].sb)
+         cp_expand_counts(ctx->ccs[i].sb, ctx->ccs[i].counts, list);
    if (list->used == 0) return;
    VG_(ssort)(list->items, list->used, sizeof(AddrCost), by_addr);
    for (i = 1; i < list->used; i++) {
@@ -61,12 +82,11 @@ void cp_context_self_costs(const Context* ctx, AddrCostList* list)
 
 ULong cp_context_self_total(const Context* ctx)
 {
-   const CostCenter* cc;
    ULong total = 0;
-   UInt j;
-   for (cc = ctx->ccs; cc; cc = cc->ctx_next)
-      for (j = 0; j < cc->sb->n_exits; j++)
-         total += cc->counts[j] * cc->sb->exit_ninstrs[j];
+   UInt i;
+   for (i = 0; i < ctx->ccs_capacity; i++)
+      if (ctx->ccs[i].sb)
+         total += cp_counts_total(ctx->ccs[i].sb, ctx->ccs[i].counts);
    return total;
 }
 

@@ -20,5 +20,17 @@ typedef struct {
 void  cp_context_self_costs(const Context* ctx, AddrCostList* list);
 ULong cp_context_self_total(const Context* ctx);
 void  cp_addrcostlist_free(AddrCostList* list);
+/* VEX translates at most 100 guest instructions per superblock. */
+#define CP_MAX_SB_INSTRS 128
+
+/* per_instr[i]: how often instruction i of sb ran, from its exit counters. */
+void  cp_instr_counts(const SBInfo* sb, const ULong* counts,
+                      ULong* per_instr);
+/* Appends the per-instruction costs that one superblock's exit counters
+ * stand for (zero counts left out). */
+void  cp_expand_counts(const SBInfo* sb, const ULong* counts,
+                       AddrCostList* list);
+/* Instructions those counters stand for. */
+ULong cp_counts_total(const SBInfo* sb, const ULong* counts);
 
 #endif

@@ -15,6 +15,7 @@
 #include "cp_dump.h"
 #include "cp_objects.h"
 #include "cp_options.h"
+#include "cp_stats.h"
 #include "cp_outfile.h"
 #include "cp_write_callgrind.h"
 #include "cp_write_stacks.h"
@@ -106,6 +107,15 @@ void cp_dump_all(void)
       VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of records, "
                 "deepest stack %u\n", cp_context_count(), cp_sbinfo_count(),
                 cp_thousands(cp_arena_bytes()), cp_callstack_max_depth());
+   if (VG_(clo_stats)) {
+      VG_(dmsg)("cycprof: helpers: %llu calls, %llu block entries: %llu SP rises, %llu function "
+                "entries, %llu context misses (%llu of them recent)\n", cp_stats.calls,
+                cp_stats.block_entries, cp_stats.sp_rises, cp_stats.function_entries,
+                cp_stats.context_misses, cp_stats.recent_hits);
+      VG_(dmsg)("cycprof: %llu cost-center lookups, %llu cost centers, "
+                "%llu edges, %llu probes\n", cp_stats.cost_center_lookups,
+                cp_stats.cost_centers, cp_stats.edges, cp_stats.probes);
+   }
    VG_(free)(cmd);
    VG_(free)(incl);
 }

@@ -16,6 +16,7 @@
 #include "libvex_guest_offsets.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
+#include "cp_costs.h"
 #include "cp_functions.h"
 #include "cp_instrument.h"
 #include "cp_types.h"
@@ -41,6 +42,7 @@ static SBInfo* describe_superblock(const IRSB* in)
       if (in->stmts[i]->tag == Ist_Exit) n_exits++;
    }
    if (n_instrs == 0) return NULL;
+   tl_assert(n_instrs <= CP_MAX_SB_INSTRS);
 
    sb = cp_arena_alloc(sizeof(SBInfo));
    sb->n_instrs = n_instrs;
@@ -58,10 +60,13 @@ static SBInfo* describe_superblock(const IRSB* in)
    sb->exit_ninstrs[n_exits] = n_instrs;
    sb->addr = sb->instr_addr[0];
    sb->fn_entry = cp_is_function_entry(sb->addr) ? sb->addr : 0;
+   if (in->jumpkind == Ijk_Call)
+      sb->call = cp_arena_alloc(sizeof(CallSiteCache));
 
    if (!all_sbinfos)
       all_sbinfos = VG_(newXA)(VG_(malloc), "cp.sbinfos", VG_(free),
                                sizeof(SBInfo*));
+   sb->id = VG_(sizeXA)(all_sbinfos);
    VG_(addToXA)(all_sbinfos, &sb);
    return sb;
 }
@@ -116,31 +121,43 @@ static void note_jump_site(IRSB* out, Addr site, IRExpr* taken)
       addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, value));
 }
 
-/* Runs first in every superblock: bring the shadow stack up to date, then
- * find this superblock's counters for the current context. */
+static IRExpr* as_word(IRSB* out, IRExpr* bit)
+{
+   return new_tmp(out, Ity_I64,
+                  IRExpr_Unop(Iop_1Uto64, new_tmp(out, Ity_I1, bit)));
+}
+
+static IRExpr* or_words(IRSB* out, IRExpr* a, IRExpr* b)
+{
+   return new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, a, b));
+}
+
+/* Runs first in every superblock: one branch decides whether the shadow
+ * stack or this superblock's counters need the helper (SP rose above the
+ * top frame; a function entered other than by a call; the superblock last
+ * ran in another context); then the counters are loaded. */
 static IRExpr* add_prologue(IRSB* out, SBInfo* sb)
 {
    IRExpr* sp = new_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
    IRExpr* top_sp = load64(out, &cp_top_sp);
-   IRExpr* rose = new_tmp(out, Ity_I1,
-                          IRExpr_Binop(Iop_CmpLT64U, top_sp, sp));
-   IRExpr *ctx, *cached, *miss;
-   call_if(out, rose, 1, "cp_on_sp_rise", cp_on_sp_rise, mkIRExprVec_1(sp));
-
+   IRExpr* ctx = load64(out, &cp_cur_ctx);
+   IRExpr* cached = load64(out, &sb->cache_ctx);
+   /* Nonzero iff the contexts differ. */
+   IRExpr* need = new_tmp(out, Ity_I64,
+                          IRExpr_Binop(Iop_Xor64, ctx, cached));
+   need = or_words(out, need,
+                   as_word(out, IRExpr_Binop(Iop_CmpLT64U, top_sp, sp)));
    if (sb->fn_entry) {
       IRExpr* top_fn = load64(out, &cp_top_fn);
-      IRExpr* other = new_tmp(out, Ity_I1,
-                              IRExpr_Binop(Iop_CmpNE64, top_fn,
-                                           IRExpr_Const(IRConst_U64(sb->fn_entry))));
-      call_if(out, other, 2, "cp_on_function_entry", cp_on_function_entry,
-              mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
+      IRExpr* entry = IRExpr_Const(IRConst_U64(sb->fn_entry));
+      need = or_words(out, need,
+                      as_word(out, IRExpr_Binop(Iop_CmpNE64, top_fn, entry)));
    }
-
-   ctx = load64(out, &cp_cur_ctx);
-   cached = load64(out, &sb->cache_ctx);
-   miss = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, ctx, cached));
-   call_if(out, miss, 1, "cp_on_context_miss", cp_on_context_miss,
-           mkIRExprVec_1(mkIRExpr_HWord((HWord)sb)));
+   call_if(out, new_tmp(out, Ity_I1,
+                        IRExpr_Binop(Iop_CmpNE64, need,
+                                     IRExpr_Const(IRConst_U64(0)))),
+           2, "cp_on_block_entry", cp_on_block_entry,
+           mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
    return load64(out, &sb->cache_counters);
 }
 

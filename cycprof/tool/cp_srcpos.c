@@ -6,7 +6,6 @@
 #include "cp_srcpos.h"
 #include "cp_types.h"
 
-#define UNKNOWN "???"
 
 const HChar* cp_pseudo_name(Addr a)
 {
@@ -23,12 +22,12 @@ SrcPos cp_srcpos_of(StrTab* names, Addr a)
    SrcPos p;
    p.line = 0;
    if (CP_IS_PSEUDO(a)) {
-      p.obj = p.file = cp_strtab_intern(names, UNKNOWN);
+      p.obj = p.file = cp_strtab_intern(names, CP_UNKNOWN_NAME);
       p.fn = cp_strtab_intern(names, cp_pseudo_name(a));
       return p;
    }
    p.obj = cp_strtab_intern(names,
-                            VG_(get_objname)(ep, a, &obj) ? obj : UNKNOWN);
+                            VG_(get_objname)(ep, a, &obj) ? obj : CP_UNKNOWN_NAME);
    /* Same file naming as cachegrind, so per-function keys compare. */
    if (VG_(get_filename_linenum)(ep, a, &file, &dir, &p.line)) {
       if (dir[0]) {
@@ -39,8 +38,8 @@ SrcPos cp_srcpos_of(StrTab* names, Addr a)
          p.file = cp_strtab_intern(names, file);
       }
    } else {
-      p.file = cp_strtab_intern(names, UNKNOWN);
+      p.file = cp_strtab_intern(names, CP_UNKNOWN_NAME);
    }
-   p.fn = cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn) ? fn : UNKNOWN);
+   p.fn = cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn) ? fn : CP_UNKNOWN_NAME);
    return p;
 }

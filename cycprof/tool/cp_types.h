@@ -10,10 +10,32 @@
 
 #include "pub_tool_basics.h"
 
+#define CP_RECENT_CONTEXTS 7
+
+/* Contexts that held a superblock's cache before, checked by the miss
+ * helper before the hash table: a callee alternates between a few callers.
+ * Allocated on the first eviction, so superblocks that only ever run in
+ * one context pay nothing. */
+typedef struct RecentContexts {
+   struct Context* ctx[CP_RECENT_CONTEXTS];
+   ULong*          counters[CP_RECENT_CONTEXTS];
+} RecentContexts;
+
+/* The last call made from a superblock ending in a call: most call sites
+ * call the same function from the same context again and again. */
+typedef struct CallSiteCache {
+   Addr            target;
+   struct Context* parent;
+   Addr            fn;
+   struct Context* ctx;
+   Bool            trampoline;
+} CallSiteCache;
+
 /* Static facts about one translated superblock (no chasing, so the
  * superblock is a straight run of guest instructions with side exits). */
 typedef struct SBInfo {
    Addr   addr;            /* first guest instruction */
+   UInt   id;              /* index in cp_sbinfo_at() */
    Addr   fn_entry;        /* != 0 when addr is the entry of a function */
    UInt   n_instrs;
    UInt   n_exits;         /* side exits + the final exit */
@@ -24,15 +46,17 @@ typedef struct SBInfo {
     * only on a mismatch. */
    struct Context* cache_ctx;
    ULong*          cache_counters;
+   RecentContexts* recent;      /* NULL until the cache first changes */
+   CallSiteCache*  call;        /* superblocks ending in a call only */
 } SBInfo;
 
-/* Counters of one superblock executed in one context. */
+/* The counters of one superblock executed in one context: a slot of the
+ * context's own open-addressing table (sb == NULL: empty).  Kept per
+ * context so that lookups touch a small table that stays in cache, and
+ * no per-counter header is needed. */
 typedef struct CostCenter {
-   struct CostCenter* hash_next;  /* first: cp_context.c rehashes by it */
-   struct CostCenter* ctx_next;   /* list of all cost centers of ctx */
-   struct Context*    ctx;
-   SBInfo*            sb;
-   ULong              counts[0];  /* [sb->n_exits] */
+   SBInfo* sb;
+   ULong*  counts;     /* [sb->n_exits] */
 } CostCenter;
 
 typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
@@ -46,7 +70,9 @@ typedef struct Context {
    UInt        tid;
    CtxKind     kind;
    ULong       calls;      /* how often a frame entered this context */
-   CostCenter* ccs;
+   CostCenter* ccs;        /* [ccs_capacity], a power of two, or NULL */
+   UInt        n_ccs;
+   UInt        ccs_capacity;
 } Context;
 
 /* A frame of the shadow call stack. */

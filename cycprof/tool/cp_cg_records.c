@@ -1,0 +1,344 @@
+/* cycprof: gathering the callgrind-format file's records.
+ *
+ * The file is per function like callgrind's, so that callgrind_annotate
+ * and KCachegrind show what users know: self costs are summed over all
+ * contexts, and a call line sums every context entered from that call
+ * site into that callee.  Exact stacks live in the pprof profile.
+ *
+ * Memory stays small at exit: self costs are summed per superblock
+ * before being expanded to instructions, and records are merged by place
+ * whenever the list fills up. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_cg_records.h"
+#include "cp_context.h"
+#include "cp_costs.h"
+#include "cp_instrument.h"
+#include "cp_objects.h"
+#include "cp_options.h"
+
+static Int cmp_uint(UInt a, UInt b) { return a < b ? -1 : a > b; }
+static Int cmp_addr(Addr a, Addr b) { return a < b ? -1 : a > b; }
+
+/* Records at the same position of a function are merged: per line, or
+ * per instruction with --dump-instr=yes. */
+static Addr position_key(const Record* r)
+{
+   return cp_opts.dump_instr ? r->addr : r->at.line;
+}
+
+static Int record_order(const void* pa, const void* pb)
+{
+   const Record* a = pa;
+   const Record* b = pb;
+   Int c;
+   if ((c = cmp_uint(a->at.obj, b->at.obj))) return c;
+   if ((c = cmp_uint(a->at.file, b->at.file))) return c;
+   if ((c = cmp_uint(a->at.fn, b->at.fn))) return c;
+   if ((c = cmp_uint(a->is_call, b->is_call))) return c;
+   if ((c = cmp_addr(position_key(a), position_key(b)))) return c;
+   if ((c = cmp_uint(a->callee.obj, b->callee.obj))) return c;
+   if ((c = cmp_uint(a->callee.file, b->callee.file))) return c;
+   return cmp_uint(a->callee.fn, b->callee.fn);
+}
+
+static void merge_same_places(RecordList* l)
+{
+   UInt i, o = 0;
+   if (l->used == 0) return;
+   VG_(ssort)(l->items, l->used, sizeof(Record), record_order);
+   for (i = 1; i < l->used; i++) {
+      if (record_order(&l->items[o], &l->items[i]) == 0) {
+         l->items[o].cost += l->items[i].cost;
+         l->items[o].calls += l->items[i].calls;
+      } else {
+         l->items[++o] = l->items[i];
+      }
+   }
+   l->used = o + 1;
+}
+
+/* Merging before growing keeps the list near the number of distinct
+ * (function, position, callee) places rather than of contexts. */
+static Record* new_record(RecordList* l)
+{
+   if (l->used == l->capacity) {
+      if (l->used >= (1u << 14)) merge_same_places(l);
+      /* Grow only when merging did not free at least half of the list. */
+      if (l->capacity == 0 || 2 * l->used > l->capacity) {
+         l->capacity = l->capacity ? 2 * l->capacity : 4096;
+         l->items = VG_(realloc)("cp.cg.records", l->items,
+                                 l->capacity * sizeof(Record));
+      }
+   }
+   VG_(memset)(&l->items[l->used], 0, sizeof(Record));
+   return &l->items[l->used++];
+}
+
+static Bool same_function(SrcPos a, SrcPos b)
+{
+   return a.obj == b.obj && a.file == b.file && a.fn == b.fn;
+}
+
+/* Code without a symbol (stripped libraries) would all be one "???"
+ * function, which callgrind_annotate then shows calling itself.  Like
+ * callgrind, name it by address: by the entry of the frame it runs in
+ * when that has no symbol either, else by its own address; as an offset
+ * in its object, so names do not change with load addresses. */
+static Bool has_symbol(StrTab* names, SrcPos p)
+{
+   return p.fn != cp_strtab_intern(names, CP_UNKNOWN_NAME);
+}
+
+static void name_by_address(StrTab* names, SrcPos* p, Addr a)
+{
+   HChar name[32];
+   Int obj = cp_object_index_of(a);
+   if (CP_IS_PSEUDO(a)) return;
+   VG_(snprintf)(name, sizeof name, "0x%016lx",
+                 obj >= 0 ? a - cp_object(obj)->bias : a);
+   p->fn = cp_strtab_intern(names, name);
+}
+
+/* The function that starts at entry, and the line of its entry. */
+static SrcPos function_at(StrTab* names, Addr entry)
+{
+   SrcPos p = cp_srcpos_of(names, entry);
+   if (!has_symbol(names, p)) name_by_address(names, &p, entry);
+   return p;
+}
+
+/* The function block a context's own costs and calls belong to: its
+ * frame's function (a root has none: then the code's own function). */
+static SrcPos frame_function(StrTab* names, const Context* c, Addr fallback)
+{
+   SrcPos p = function_at(names, c->kind == CtxRoot ? fallback : c->fn);
+   p.line = 0;
+   return p;
+}
+
+/* Where code at a, run in context c, is charged. */
+static SrcPos code_position(StrTab* names, Addr a, const Context* c)
+{
+   SrcPos p = cp_srcpos_of(names, a);
+   if (!has_symbol(names, p)) {
+      SrcPos frame = cp_srcpos_of(names, c->fn);
+      Bool in_unnamed_frame = c->kind == CtxCall && !has_symbol(names, frame)
+                              && frame.obj == p.obj;
+      name_by_address(names, &p, in_unnamed_frame ? c->fn : a);
+   }
+   return p;
+}
+
+static void new_call(RecordList* l, SrcPos caller, Addr addr, SrcPos callee,
+                     Addr callee_addr, ULong calls, ULong cost)
+{
+   Record* r = new_record(l);
+   r->is_call = True;
+   r->at = caller;
+   r->addr = addr;
+   r->callee = callee;
+   r->callee_addr = callee_addr;
+   r->calls = calls;
+   r->cost = cost;
+}
+
+/* What the code of each superblock belongs to, computed once for all
+ * contexts the superblock ran in. */
+typedef enum {
+   OneFunction,      /* all of it: function */
+   SeveralFunctions, /* all with symbols */
+   SomeUnnamed       /* some code has no symbol: named per context */
+} SuperblockKind;
+
+typedef struct {
+   SrcPos         function;
+   SuperblockKind kind;
+} SuperblockFunction;
+
+/* Self costs: each superblock's counters summed over all contexts, then
+ * expanded once to its instructions.  Code without a symbol is left for
+ * the per-context pass, since its name depends on the context. */
+static void collect_self_costs(StrTab* names, RecordList* l,
+                               SuperblockFunction* sb_fn)
+{
+   UInt n_sbs = cp_sbinfo_count(), id, k, i, n = cp_context_count();
+   UInt* first = VG_(malloc)("cp.cg.first", (n_sbs + 1) * sizeof(UInt));
+   ULong* sums;
+   first[0] = 0;
+   for (k = 0; k < n_sbs; k++)
+      first[k + 1] = first[k] + cp_sbinfo_at(k)->n_exits;
+   sums = VG_(calloc)("cp.cg.sums", first[n_sbs] + 1, sizeof(ULong));
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_by_id(id);
+      for (k = 0; k < c->ccs_capacity; k++) {
+         const CostCenter* cc = &c->ccs[k];
+         if (!cc->sb) continue;
+         for (i = 0; i < cc->sb->n_exits; i++)
+            sums[first[cc->sb->id] + i] += cc->counts[i];
+      }
+   }
+   for (k = 0; k < n_sbs; k++) {
+      const SBInfo* sb = cp_sbinfo_at(k);
+      SuperblockFunction* info = &sb_fn[k];
+      ULong per_instr[CP_MAX_SB_INSTRS];
+      cp_instr_counts(sb, sums + first[k], per_instr);
+      info->kind = OneFunction;
+      for (i = 0; i < sb->n_instrs; i++) {
+         SrcPos at = cp_srcpos_of(names, sb->instr_addr[i]);
+         if (i == 0) info->function = at;
+         if (!has_symbol(names, at)) {
+            info->kind = SomeUnnamed;
+            continue;
+         }
+         if (info->kind == OneFunction && !same_function(info->function, at))
+            info->kind = SeveralFunctions;
+         if (per_instr[i]) {
+            Record* r = new_record(l);
+            r->at = at;
+            r->addr = sb->instr_addr[i];
+            r->cost = per_instr[i];
+         }
+      }
+   }
+   VG_(free)(sums);
+   VG_(free)(first);
+}
+
+typedef struct {
+   SrcPos code;     /* line: of the lowest address seen */
+   Addr   first;    /* the lowest address seen */
+   ULong  cost;
+} ForeignCost;
+
+typedef struct {
+   ForeignCost* items;
+   UInt         used, capacity;
+} ForeignList;
+
+static void add_foreign(ForeignList* f, SrcPos code, Addr addr, ULong cost)
+{
+   UInt k;
+   ForeignCost* e;
+   for (k = 0; k < f->used; k++)
+      if (same_function(f->items[k].code, code)) break;
+   if (k == f->used) {
+      if (f->used == f->capacity) {
+         f->capacity = f->capacity ? 2 * f->capacity : 16;
+         f->items = VG_(realloc)("cp.cg.foreign", f->items,
+                                 f->capacity * sizeof(ForeignCost));
+      }
+      f->items[f->used].first = ~(Addr)0;
+      f->items[f->used].cost = 0;
+      f->used++;
+   }
+   e = &f->items[k];
+   if (addr < e->first) {
+      e->first = addr;
+      e->code = code;
+   }
+   e->cost += cost;
+}
+
+/* The code of one superblock run in context c that is not c's frame's
+ * function goes to f; unnamed code's self cost is recorded here. */
+static void charge_superblock(StrTab* names, RecordList* l, ForeignList* f,
+                              const Context* c, SrcPos frame,
+                              const CostCenter* cc,
+                              const SuperblockFunction* info)
+{
+   Bool rooted = c->kind == CtxRoot;
+   ULong per_instr[CP_MAX_SB_INSTRS];
+   UInt i;
+   if (info->kind == OneFunction) {
+      if (!rooted && !same_function(info->function, frame))
+         add_foreign(f, info->function, cc->sb->addr,
+                     cp_counts_total(cc->sb, cc->counts));
+      return;
+   }
+   if (rooted && info->kind != SomeUnnamed) return;
+   cp_instr_counts(cc->sb, cc->counts, per_instr);
+   for (i = 0; i < cc->sb->n_instrs; i++) {
+      Addr a = cc->sb->instr_addr[i];
+      SrcPos code;
+      if (!per_instr[i]) continue;
+      code = cp_srcpos_of(names, a);
+      if (!has_symbol(names, code)) {
+         Record* r = new_record(l);
+         code = code_position(names, a, c);
+         r->at = code;
+         r->addr = a;
+         r->cost = per_instr[i];
+      }
+      if (!rooted && !same_function(code, frame))
+         add_foreign(f, code, a, per_instr[i]);
+   }
+}
+
+/* Code of another function running in a frame (a jump into its middle,
+ * a part inlined from a header, a signal trampoline) is shown as one call
+ * per (context, function) from the frame's function, so inclusive costs
+ * add up.  Its count is how often the frame was entered:
+ * callgrind_annotate takes a cost after "calls=0" as self cost. */
+static void collect_context_costs(StrTab* names, RecordList* l,
+                                  const SuperblockFunction* sb_fn)
+{
+   ForeignList f = { 0 };
+   UInt id, k, n = cp_context_count();
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_by_id(id);
+      SrcPos frame = { 0 };
+      if (c->n_ccs == 0) continue;
+      if (c->kind != CtxRoot) frame = frame_function(names, c, 0);
+      f.used = 0;
+      for (k = 0; k < c->ccs_capacity; k++)
+         if (c->ccs[k].sb)
+            charge_superblock(names, l, &f, c, frame, &c->ccs[k],
+                              &sb_fn[c->ccs[k].sb->id]);
+      for (k = 0; k < f.used; k++)
+         new_call(l, frame, f.items[k].first, f.items[k].code,
+                  f.items[k].first, c->calls ? c->calls : 1,
+                  f.items[k].cost);
+   }
+   VG_(free)(f.items);
+}
+
+/* A call line per context, in the caller frame's function block, so that
+ * every function's incoming inclusive cost is its self cost plus its
+ * outgoing calls, as callgrind_annotate computes it. */
+static void collect_calls(StrTab* names, RecordList* l,
+                          const ULong* inclusive)
+{
+   UInt id, n = cp_context_count();
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_by_id(id);
+      SrcPos caller;
+      /* Top-level frames (callsite 0) were entered from nowhere. */
+      if (c->callsite == 0 || inclusive[id] == 0) continue;
+      caller = frame_function(names, c->parent, c->callsite);
+      caller.line = cp_srcpos_of(names, c->callsite).line;
+      new_call(l, caller, c->callsite, function_at(names, c->fn), c->fn,
+               c->calls, inclusive[id]);
+   }
+}
+
+void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l)
+{
+   SuperblockFunction* sb_fn = VG_(calloc)("cp.cg.sbfn", cp_sbinfo_count() + 1,
+                                           sizeof(SuperblockFunction));
+   collect_self_costs(names, l, sb_fn);
+   collect_context_costs(names, l, sb_fn);
+   VG_(free)(sb_fn);
+   collect_calls(names, l, inclusive);
+   merge_same_places(l);
+}
+
+void cp_cg_records_free(RecordList* l)
+{
+   VG_(free)(l->items);
+   l->items = NULL;
+   l->used = l->capacity = 0;
+}

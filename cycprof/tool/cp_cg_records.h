@@ -1,0 +1,30 @@
+/* cycprof: the records of the callgrind-format file, gathered from the
+ * calling-context tree: self cost per position and call lines. */
+#ifndef CP_CG_RECORDS_H
+#define CP_CG_RECORDS_H
+
+#include "pub_tool_basics.h"
+#include "cp_srcpos.h"
+
+typedef struct {
+   SrcPos at;       /* the function block and line this record belongs to */
+   Addr   addr;
+   Bool   is_call;
+   SrcPos callee;   /* calls only */
+   Addr   callee_addr;
+   ULong  calls;
+   ULong  cost;     /* self cost, or inclusive cost of the call */
+} Record;
+
+typedef struct {
+   Record* items;
+   UInt    used, capacity;
+} RecordList;
+
+/* Fills l, sorted by (object, file, function, calls after self costs,
+ * position, callee), each place once.  inclusive[id] is each context's
+ * inclusive cost; names receives every name used. */
+void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l);
+void cp_cg_records_free(RecordList* l);
+
+#endif

@@ -1,0 +1,22 @@
+/* cycprof: event counts for --stats=yes, to see where helpers run. */
+#ifndef CP_STATS_H
+#define CP_STATS_H
+
+#include "pub_tool_basics.h"
+
+typedef struct {
+   ULong calls;            /* cp_on_call */
+   ULong block_entries;    /* cp_on_block_entry, for any of: */
+   ULong sp_rises;         /*   SP rose above the top frame */
+   ULong function_entries; /*   a function entered other than by a call */
+   ULong context_misses;   /*   the superblock's counters changed */
+   ULong recent_hits;      /* misses found among recent contexts */
+   ULong cost_center_lookups;  /* misses that reached the hash table */
+   ULong cost_centers;
+   ULong probes;
+   ULong edges;
+} CpStats;
+
+extern CpStats cp_stats;
+
+#endif
