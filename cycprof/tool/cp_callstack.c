@@ -247,18 +247,23 @@ static void switch_counters(SBInfo* sb)
    sb->cache_counters = counters;
 }
 
-/* Called at the start of a superblock when the inline check saw that SP
- * rose above the top frame, that a function is being entered other than
- * by a call, or that the superblock last ran in another context.  One
- * helper for the three keeps the inline code to a single branch. */
+VG_REGPARM(1) void cp_on_sp_rise(Addr sp)
+{
+   cp_stats.sp_rises++;
+   pop_below(current, sp);
+   publish(current);
+}
+
+/* Called at the start of a superblock when the inline check saw that a
+ * function is being entered other than by a call, or that the
+ * superblock last ran in another context.  One helper for both keeps
+ * the inline code to a single branch. */
 VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
 {
    cp_stats.block_entries++;
-   if (sp > cp_top_sp) {
-      cp_stats.sp_rises++;
-      pop_below(current, sp);
-      publish(current);
-   }
+   /* SP rises are caught at returns and computed jumps; a direct jump
+    * after an SP change (hand-written code) is caught here. */
+   if (sp > cp_top_sp) cp_on_sp_rise(sp);
    if (sb->fn_entry && sb->fn_entry != cp_top_fn)
       enter_function_by_jump(sb, sp);
    if (sb->cache_ctx != cp_cur_ctx)

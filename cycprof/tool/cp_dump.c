@@ -108,13 +108,16 @@ void cp_dump_all(void)
                 "deepest stack %u\n", cp_context_count(), cp_sbinfo_count(),
                 cp_thousands(cp_arena_bytes()), cp_callstack_max_depth());
    if (VG_(clo_stats)) {
-      VG_(dmsg)("cycprof: helpers: %llu calls, %llu block entries: %llu SP rises, %llu function "
-                "entries, %llu context misses (%llu of them recent)\n", cp_stats.calls,
-                cp_stats.block_entries, cp_stats.sp_rises, cp_stats.function_entries,
-                cp_stats.context_misses, cp_stats.recent_hits);
+      VG_(dmsg)("cycprof: helpers: %llu calls, %llu SP rises, %llu block "
+                "entries\n", cp_stats.calls, cp_stats.sp_rises,
+                cp_stats.block_entries);
+      VG_(dmsg)("cycprof: %llu function entries by jump, %llu context "
+                "misses (%llu found among recent contexts)\n",
+                cp_stats.function_entries, cp_stats.context_misses,
+                cp_stats.recent_hits);
       VG_(dmsg)("cycprof: %llu cost-center lookups, %llu cost centers, "
-                "%llu edges, %llu probes\n", cp_stats.cost_center_lookups,
-                cp_stats.cost_centers, cp_stats.edges, cp_stats.probes);
+                "%llu probes, %llu edges\n", cp_stats.cost_center_lookups,
+                cp_stats.cost_centers, cp_stats.probes, cp_stats.edges);
    }
    VG_(free)(cmd);
    VG_(free)(incl);

@@ -33,31 +33,46 @@ SBInfo* cp_sbinfo_at(UInt i)
    return *(SBInfo**)VG_(indexXA)(all_sbinfos, i);
 }
 
+/* Exits that leave after the same number of instructions share one
+ * counter: the instructions they stand for are the same.  Most
+ * superblocks end in a conditional branch whose side exit and final exit
+ * both come after the last instruction, so they need a single counter. */
+static UInt count_exit_groups(const IRSB* in, UInt* n_instrs)
+{
+   UInt groups = 0, i, last = ~0u;
+   *n_instrs = 0;
+   for (i = 0; i < (UInt)in->stmts_used; i++) {
+      if (in->stmts[i]->tag == Ist_IMark) (*n_instrs)++;
+      if (in->stmts[i]->tag == Ist_Exit && *n_instrs != last) {
+         groups++;
+         last = *n_instrs;
+      }
+   }
+   return *n_instrs != last ? groups + 1 : groups;
+}
+
 static SBInfo* describe_superblock(const IRSB* in)
 {
-   UInt n_instrs = 0, n_exits = 1, i;
+   UInt n_instrs, n_groups = count_exit_groups(in, &n_instrs), i;
    SBInfo* sb;
-   for (i = 0; i < (UInt)in->stmts_used; i++) {
-      if (in->stmts[i]->tag == Ist_IMark) n_instrs++;
-      if (in->stmts[i]->tag == Ist_Exit) n_exits++;
-   }
    if (n_instrs == 0) return NULL;
    tl_assert(n_instrs <= CP_MAX_SB_INSTRS);
 
    sb = cp_arena_alloc(sizeof(SBInfo));
    sb->n_instrs = n_instrs;
-   sb->n_exits = n_exits;
+   sb->n_exits = n_groups;
    sb->instr_addr = cp_arena_alloc(n_instrs * sizeof(Addr));
-   sb->exit_ninstrs = cp_arena_alloc(n_exits * sizeof(UInt));
-   n_instrs = n_exits = 0;
+   sb->exit_ninstrs = cp_arena_alloc(n_groups * sizeof(UInt));
+   n_instrs = n_groups = 0;
    for (i = 0; i < (UInt)in->stmts_used; i++) {
       const IRStmt* st = in->stmts[i];
       if (st->tag == Ist_IMark)
          sb->instr_addr[n_instrs++] = (Addr)st->Ist.IMark.addr;
-      if (st->tag == Ist_Exit)
-         sb->exit_ninstrs[n_exits++] = n_instrs;
+      if (st->tag == Ist_Exit
+          && (n_groups == 0 || sb->exit_ninstrs[n_groups - 1] != n_instrs))
+         sb->exit_ninstrs[n_groups++] = n_instrs;
    }
-   sb->exit_ninstrs[n_exits] = n_instrs;
+   if (n_groups < sb->n_exits) sb->exit_ninstrs[n_groups] = n_instrs;
    sb->addr = sb->instr_addr[0];
    sb->fn_entry = cp_is_function_entry(sb->addr) ? sb->addr : 0;
    if (in->jumpkind == Ijk_Call)
@@ -95,13 +110,13 @@ static void call_if(IRSB* out, IRExpr* guard, Int regparms,
    addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
-/* counters[exit] += taken (an Ity_I1 or NULL for "always") */
-static void count_exit(IRSB* out, IRExpr* counters, UInt exit,
+/* counters[group] += taken (an Ity_I1), or += 1 when taken is NULL */
+static void count_exit(IRSB* out, IRExpr* counters, UInt group,
                        IRExpr* taken)
 {
    IRExpr* slot = new_tmp(out, Ity_I64,
                           IRExpr_Binop(Iop_Add64, counters,
-                                       IRExpr_Const(IRConst_U64(8 * exit))));
+                                       IRExpr_Const(IRConst_U64(8 * group))));
    IRExpr* old = new_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
    IRExpr* inc = taken
       ? new_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, taken))
@@ -121,44 +136,62 @@ static void note_jump_site(IRSB* out, Addr site, IRExpr* taken)
       addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, value));
 }
 
-static IRExpr* as_word(IRSB* out, IRExpr* bit)
-{
-   return new_tmp(out, Ity_I64,
-                  IRExpr_Unop(Iop_1Uto64, new_tmp(out, Ity_I1, bit)));
-}
-
 static IRExpr* or_words(IRSB* out, IRExpr* a, IRExpr* b)
 {
    return new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, a, b));
 }
 
-/* Runs first in every superblock: one branch decides whether the shadow
- * stack or this superblock's counters need the helper (SP rose above the
- * top frame; a function entered other than by a call; the superblock last
- * ran in another context); then the counters are loaded. */
+/* Runs first in every superblock: one branch decides whether the helper
+ * must run (the superblock last ran in another context, or a function is
+ * entered other than by a call); then the counters are loaded. */
 static IRExpr* add_prologue(IRSB* out, SBInfo* sb)
 {
    IRExpr* sp = new_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
-   IRExpr* top_sp = load64(out, &cp_top_sp);
    IRExpr* ctx = load64(out, &cp_cur_ctx);
    IRExpr* cached = load64(out, &sb->cache_ctx);
-   /* Nonzero iff the contexts differ. */
-   IRExpr* need = new_tmp(out, Ity_I64,
-                          IRExpr_Binop(Iop_Xor64, ctx, cached));
-   need = or_words(out, need,
-                   as_word(out, IRExpr_Binop(Iop_CmpLT64U, top_sp, sp)));
+   IRExpr* need;
    if (sb->fn_entry) {
       IRExpr* top_fn = load64(out, &cp_top_fn);
       IRExpr* entry = IRExpr_Const(IRConst_U64(sb->fn_entry));
-      need = or_words(out, need,
-                      as_word(out, IRExpr_Binop(Iop_CmpNE64, top_fn, entry)));
+      /* Nonzero iff the contexts differ or another function is on top. */
+      need = or_words(out,
+                      new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, ctx,
+                                                         cached)),
+                      new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, top_fn,
+                                                         entry)));
+      need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, need,
+                                               IRExpr_Const(IRConst_U64(0))));
+   } else {
+      need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, ctx, cached));
    }
-   call_if(out, new_tmp(out, Ity_I1,
-                        IRExpr_Binop(Iop_CmpNE64, need,
-                                     IRExpr_Const(IRConst_U64(0)))),
-           2, "cp_on_block_entry", cp_on_block_entry,
+   call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
            mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
    return load64(out, &sb->cache_counters);
+}
+
+/* Frames die when SP rises above their return slot.  That happens on
+ * returns, and otherwise only on jumps to computed addresses (longjmp,
+ * unwinders, context switches), so only superblocks ending in one check. */
+static void check_sp_rise(IRSB* out)
+{
+   IRExpr* sp = new_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
+   IRExpr* top_sp = load64(out, &cp_top_sp);
+   call_if(out, new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, top_sp, sp)),
+           1, "cp_on_sp_rise", cp_on_sp_rise, mkIRExprVec_1(sp));
+}
+
+/* Only jumps that may land on a function's entry record where they
+ * came from (for tail calls): computed jumps, and direct ones to an
+ * entry. */
+static Bool may_enter_function(const IRExpr* target)
+{
+   return target->tag != Iex_Const
+          || cp_is_function_entry((Addr)target->Iex.Const.con->Ico.U64);
+}
+
+static IRExpr* exit_target(const IRStmt* exit)
+{
+   return IRExpr_Const(exit->Ist.Exit.dst);
 }
 
 IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
@@ -170,7 +203,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    SBInfo* sb;
    IRSB* out;
    IRExpr* counters = NULL;
-   UInt i, exit = 0;
+   UInt i, n_instrs = 0, group = 0, last_group_instrs = ~0u;
+   Bool final_group_counted = False;
    Addr current_instr = 0;
    (void)closure; (void)layout; (void)vge; (void)archinfo_host;
 
@@ -184,19 +218,36 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       IRStmt* st = in->stmts[i];
       if (!counters && st->tag == Ist_IMark)
          counters = add_prologue(out, sb);
-      if (st->tag == Ist_IMark)
+      if (st->tag == Ist_IMark) {
          current_instr = (Addr)st->Ist.IMark.addr;
+         n_instrs++;
+      }
       if (st->tag == Ist_Exit) {
-         count_exit(out, counters, exit++, st->Ist.Exit.guard);
-         if (st->Ist.Exit.jk == Ijk_Boring)
+         if (last_group_instrs != ~0u && n_instrs != last_group_instrs)
+            group++;
+         last_group_instrs = n_instrs;
+         /* Whoever gets here leaves through the last group, whichever
+          * of its exits: count once, unconditionally. */
+         if (n_instrs == sb->n_instrs) {
+            if (!final_group_counted) count_exit(out, counters, group, NULL);
+            final_group_counted = True;
+         } else {
+            count_exit(out, counters, group, st->Ist.Exit.guard);
+         }
+         if (st->Ist.Exit.jk == Ijk_Boring
+             && may_enter_function(exit_target(st)))
             note_jump_site(out, current_instr, st->Ist.Exit.guard);
       }
       addStmtToIRSB(out, st);
    }
 
-   count_exit(out, counters, exit, NULL);
-   if (in->jumpkind == Ijk_Boring)
+   if (!final_group_counted)
+      count_exit(out, counters, sb->n_exits - 1, NULL);
+   if (in->jumpkind == Ijk_Boring && may_enter_function(in->next))
       note_jump_site(out, current_instr, NULL);
+   if (in->jumpkind == Ijk_Ret
+       || (in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const))
+      check_sp_rise(out);
    if (in->jumpkind == Ijk_Call) {
       IRExpr* sp = new_tmp(out, Ity_I64,
                            IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));

@@ -6,8 +6,8 @@
 
 typedef struct {
    ULong calls;            /* cp_on_call */
+   ULong sp_rises;         /* cp_on_sp_rise */
    ULong block_entries;    /* cp_on_block_entry, for any of: */
-   ULong sp_rises;         /*   SP rose above the top frame */
    ULong function_entries; /*   a function entered other than by a call */
    ULong context_misses;   /*   the superblock's counters changed */
    ULong recent_hits;      /* misses found among recent contexts */
