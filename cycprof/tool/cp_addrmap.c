@@ -63,3 +63,11 @@ void cp_addrmap_put(AddrMap* m, UWord key, UWord value)
    }
    m->values[i] = value;
 }
+
+void cp_addrmap_free(AddrMap* m)
+{
+   VG_(free)(m->keys);
+   VG_(free)(m->values);
+   m->keys = m->values = NULL;
+   m->capacity = m->used = 0;
+}

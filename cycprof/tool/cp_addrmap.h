@@ -15,6 +15,7 @@ void   cp_addrmap_init(AddrMap* m, UWord initial_capacity);
 /* Returns a pointer to the value slot of key, or NULL when absent. */
 UWord* cp_addrmap_find(const AddrMap* m, UWord key);
 void   cp_addrmap_put(AddrMap* m, UWord key, UWord value);
+void   cp_addrmap_free(AddrMap* m);
 /* Mixes the bits of a word for table indexing. */
 UWord  cp_hash_word(UWord w);
 

@@ -13,6 +13,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_cg_naming.h"
 #include "cp_cg_records.h"
 #include "cp_context.h"
 #include "cp_costs.h"
@@ -83,53 +84,12 @@ static Bool same_function(SrcPos a, SrcPos b)
    return a.obj == b.obj && a.file == b.file && a.fn == b.fn;
 }
 
-/* Code without a symbol (stripped libraries) would all be one "???"
- * function, which callgrind_annotate then shows calling itself.  Like
- * callgrind, name it by address: by the entry of the frame it runs in
- * when that has no symbol either, else by its own address; as an offset
- * in its object, so names do not change with load addresses. */
-static Bool has_symbol(StrTab* names, SrcPos p)
-{
-   return p.fn != cp_strtab_intern(names, CP_UNKNOWN_NAME);
-}
-
-static void name_by_address(StrTab* names, SrcPos* p, Addr a)
-{
-   HChar name[32];
-   Int obj = cp_object_index_of(a);
-   if (CP_IS_PSEUDO(a)) return;
-   VG_(snprintf)(name, sizeof name, "0x%016lx",
-                 obj >= 0 ? a - cp_object(obj)->bias : a);
-   p->fn = cp_strtab_intern(names, name);
-}
-
-/* The function that starts at entry, and the line of its entry. */
-static SrcPos function_at(StrTab* names, Addr entry)
-{
-   SrcPos p = cp_srcpos_of(names, entry);
-   if (!has_symbol(names, p)) name_by_address(names, &p, entry);
-   return p;
-}
-
 /* The function block a context's own costs and calls belong to: its
  * frame's function (a root has none: then the code's own function). */
-static SrcPos frame_function(StrTab* names, const Context* c, Addr fallback)
+static SrcPos frame_function(Naming* nm, const Context* c, Addr fallback)
 {
-   SrcPos p = function_at(names, c->kind == CtxRoot ? fallback : c->fn);
+   SrcPos p = cp_naming_function_at(nm, c->kind == CtxRoot ? fallback : c->fn);
    p.line = 0;
-   return p;
-}
-
-/* Where code at a, run in context c, is charged. */
-static SrcPos code_position(StrTab* names, Addr a, const Context* c)
-{
-   SrcPos p = cp_srcpos_of(names, a);
-   if (!has_symbol(names, p)) {
-      SrcPos frame = cp_srcpos_of(names, c->fn);
-      Bool in_unnamed_frame = c->kind == CtxCall && !has_symbol(names, frame)
-                              && frame.obj == p.obj;
-      name_by_address(names, &p, in_unnamed_frame ? c->fn : a);
-   }
    return p;
 }
 
@@ -157,16 +117,18 @@ typedef enum {
 typedef struct {
    SrcPos         function;
    SuperblockKind kind;
+   SrcPos*        instr_pos;   /* [n_instrs], unless OneFunction */
 } SuperblockFunction;
 
 /* Self costs: each superblock's counters summed over all contexts, then
  * expanded once to its instructions.  Code without a symbol is left for
  * the per-context pass, since its name depends on the context. */
-static void collect_self_costs(StrTab* names, RecordList* l,
+static void collect_self_costs(Naming* nm, RecordList* l,
                                SuperblockFunction* sb_fn)
 {
    UInt n_sbs = cp_sbinfo_count(), id, k, i, n = cp_context_count();
    UInt* first = VG_(malloc)("cp.cg.first", (n_sbs + 1) * sizeof(UInt));
+   SrcPos at[CP_MAX_SB_INSTRS];
    ULong* sums;
    first[0] = 0;
    for (k = 0; k < n_sbs; k++)
@@ -174,12 +136,11 @@ static void collect_self_costs(StrTab* names, RecordList* l,
    sums = VG_(calloc)("cp.cg.sums", first[n_sbs] + 1, sizeof(ULong));
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
-      for (k = 0; k < c->ccs_capacity; k++) {
-         const CostCenter* cc = &c->ccs[k];
-         if (!cc->sb) continue;
-         for (i = 0; i < cc->sb->n_exits; i++)
-            sums[first[cc->sb->id] + i] += cc->counts[i];
-      }
+      const SBInfo* sb;
+      const ULong* counts;
+      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
+         for (i = 0; i < sb->n_exits; i++)
+            sums[first[sb->id] + i] += counts[i];
    }
    for (k = 0; k < n_sbs; k++) {
       const SBInfo* sb = cp_sbinfo_at(k);
@@ -188,20 +149,28 @@ static void collect_self_costs(StrTab* names, RecordList* l,
       cp_instr_counts(sb, sums + first[k], per_instr);
       info->kind = OneFunction;
       for (i = 0; i < sb->n_instrs; i++) {
-         SrcPos at = cp_srcpos_of(names, sb->instr_addr[i]);
-         if (i == 0) info->function = at;
-         if (!has_symbol(names, at)) {
+         at[i] = cp_srcpos_of(nm->names, sb->instr_addr[i]);
+         if (!cp_naming_has_symbol(nm, at[i])) {
             info->kind = SomeUnnamed;
             continue;
          }
-         if (info->kind == OneFunction && !same_function(info->function, at))
+         if (info->kind == OneFunction && i > 0
+             && !same_function(at[0], at[i]))
             info->kind = SeveralFunctions;
          if (per_instr[i]) {
             Record* r = new_record(l);
-            r->at = at;
+            r->at = at[i];
             r->addr = sb->instr_addr[i];
             r->cost = per_instr[i];
          }
+      }
+      info->function = at[0];
+      /* Kept for the per-context pass, which looks at each instruction
+       * of these superblocks once per context. */
+      if (info->kind != OneFunction) {
+         info->instr_pos = VG_(malloc)("cp.cg.instrpos",
+                                       sb->n_instrs * sizeof(SrcPos));
+         VG_(memcpy)(info->instr_pos, at, sb->n_instrs * sizeof(SrcPos));
       }
    }
    VG_(free)(sums);
@@ -245,9 +214,9 @@ static void add_foreign(ForeignList* f, SrcPos code, Addr addr, ULong cost)
 
 /* The code of one superblock run in context c that is not c's frame's
  * function goes to f; unnamed code's self cost is recorded here. */
-static void charge_superblock(StrTab* names, RecordList* l, ForeignList* f,
+static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
                               const Context* c, SrcPos frame,
-                              const CostCenter* cc,
+                              const SBInfo* sb, const ULong* counts,
                               const SuperblockFunction* info)
 {
    Bool rooted = c->kind == CtxRoot;
@@ -255,20 +224,18 @@ static void charge_superblock(StrTab* names, RecordList* l, ForeignList* f,
    UInt i;
    if (info->kind == OneFunction) {
       if (!rooted && !same_function(info->function, frame))
-         add_foreign(f, info->function, cc->sb->addr,
-                     cp_counts_total(cc->sb, cc->counts));
+         add_foreign(f, info->function, sb->addr, cp_counts_total(sb, counts));
       return;
    }
    if (rooted && info->kind != SomeUnnamed) return;
-   cp_instr_counts(cc->sb, cc->counts, per_instr);
-   for (i = 0; i < cc->sb->n_instrs; i++) {
-      Addr a = cc->sb->instr_addr[i];
-      SrcPos code;
+   cp_instr_counts(sb, counts, per_instr);
+   for (i = 0; i < sb->n_instrs; i++) {
+      Addr a = sb->instr_addr[i];
+      SrcPos code = info->instr_pos[i];
       if (!per_instr[i]) continue;
-      code = cp_srcpos_of(names, a);
-      if (!has_symbol(names, code)) {
+      if (!cp_naming_has_symbol(nm, code)) {
          Record* r = new_record(l);
-         code = code_position(names, a, c);
+         code = cp_naming_code_at(nm, code, a, c);
          r->at = code;
          r->addr = a;
          r->cost = per_instr[i];
@@ -283,21 +250,21 @@ static void charge_superblock(StrTab* names, RecordList* l, ForeignList* f,
  * per (context, function) from the frame's function, so inclusive costs
  * add up.  Its count is how often the frame was entered:
  * callgrind_annotate takes a cost after "calls=0" as self cost. */
-static void collect_context_costs(StrTab* names, RecordList* l,
+static void collect_context_costs(Naming* nm, RecordList* l,
                                   const SuperblockFunction* sb_fn)
 {
    ForeignList f = { 0 };
    UInt id, k, n = cp_context_count();
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
+      const SBInfo* sb;
+      const ULong* counts;
       SrcPos frame = { 0 };
       if (c->n_ccs == 0) continue;
-      if (c->kind != CtxRoot) frame = frame_function(names, c, 0);
+      if (c->kind != CtxRoot) frame = frame_function(nm, c, 0);
       f.used = 0;
-      for (k = 0; k < c->ccs_capacity; k++)
-         if (c->ccs[k].sb)
-            charge_superblock(names, l, &f, c, frame, &c->ccs[k],
-                              &sb_fn[c->ccs[k].sb->id]);
+      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
+         charge_superblock(nm, l, &f, c, frame, sb, counts, &sb_fn[sb->id]);
       for (k = 0; k < f.used; k++)
          new_call(l, frame, f.items[k].first, f.items[k].code,
                   f.items[k].first, c->calls ? c->calls : 1,
@@ -309,8 +276,7 @@ static void collect_context_costs(StrTab* names, RecordList* l,
 /* A call line per context, in the caller frame's function block, so that
  * every function's incoming inclusive cost is its self cost plus its
  * outgoing calls, as callgrind_annotate computes it. */
-static void collect_calls(StrTab* names, RecordList* l,
-                          const ULong* inclusive)
+static void collect_calls(Naming* nm, RecordList* l, const ULong* inclusive)
 {
    UInt id, n = cp_context_count();
    for (id = 1; id <= n; id++) {
@@ -318,21 +284,26 @@ static void collect_calls(StrTab* names, RecordList* l,
       SrcPos caller;
       /* Top-level frames (callsite 0) were entered from nowhere. */
       if (c->callsite == 0 || inclusive[id] == 0) continue;
-      caller = frame_function(names, c->parent, c->callsite);
-      caller.line = cp_srcpos_of(names, c->callsite).line;
-      new_call(l, caller, c->callsite, function_at(names, c->fn), c->fn,
-               c->calls, inclusive[id]);
+      caller = frame_function(nm, c->parent, c->callsite);
+      caller.line = cp_naming_function_at(nm, c->callsite).line;
+      new_call(l, caller, c->callsite, cp_naming_function_at(nm, c->fn),
+               c->fn, c->calls, inclusive[id]);
    }
 }
 
 void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l)
 {
-   SuperblockFunction* sb_fn = VG_(calloc)("cp.cg.sbfn", cp_sbinfo_count() + 1,
+   UInt k, n_sbs = cp_sbinfo_count();
+   SuperblockFunction* sb_fn = VG_(calloc)("cp.cg.sbfn", n_sbs + 1,
                                            sizeof(SuperblockFunction));
-   collect_self_costs(names, l, sb_fn);
-   collect_context_costs(names, l, sb_fn);
+   Naming nm;
+   cp_naming_init(&nm, names);
+   collect_self_costs(&nm, l, sb_fn);
+   collect_context_costs(&nm, l, sb_fn);
+   for (k = 0; k < n_sbs; k++) VG_(free)(sb_fn[k].instr_pos);
    VG_(free)(sb_fn);
-   collect_calls(names, l, inclusive);
+   collect_calls(&nm, l, inclusive);
+   cp_naming_free(&nm);
    merge_same_places(l);
 }
 

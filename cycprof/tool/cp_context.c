@@ -5,6 +5,8 @@
 #include "cp_addrmap.h"
 #include "cp_arena.h"
 #include "cp_context.h"
+#include "cp_counters.h"
+#include "cp_instrument.h"
 #include "cp_options.h"
 #include "cp_stats.h"
 
@@ -133,11 +135,11 @@ Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
    return e->to;
 }
 
-static UWord slot_of(const Context* ctx, const SBInfo* sb)
+static UWord slot_of(const Context* ctx, UInt sb_key)
 {
    UWord mask = ctx->ccs_capacity - 1;
-   UWord i = cp_hash_word((UWord)sb) & mask;
-   while (ctx->ccs[i].sb && ctx->ccs[i].sb != sb) {
+   UWord i = cp_hash_word(sb_key) & mask;
+   while (ctx->ccs[i].sb_key && ctx->ccs[i].sb_key != sb_key) {
       cp_stats.probes++;
       i = (i + 1) & mask;
    }
@@ -151,26 +153,42 @@ static void grow_cost_centers(Context* ctx)
    ctx->ccs_capacity = n ? 2 * n : 4;
    ctx->ccs = VG_(calloc)("cp.ctx.ccs", ctx->ccs_capacity, sizeof(CostCenter));
    for (k = 0; k < n; k++)
-      if (old[k].sb) ctx->ccs[slot_of(ctx, old[k].sb)] = old[k];
+      if (old[k].sb_key) ctx->ccs[slot_of(ctx, old[k].sb_key)] = old[k];
    if (old) VG_(free)(old);
 }
 
 ULong* cp_counters(Context* ctx, SBInfo* sb)
 {
+   UInt key = sb->id + 1;
    UWord i;
    cp_stats.cost_center_lookups++;
    if (ctx->ccs) {
-      i = slot_of(ctx, sb);
-      if (ctx->ccs[i].sb) return ctx->ccs[i].counts;
+      i = slot_of(ctx, key);
+      if (ctx->ccs[i].sb_key) return cp_counters_at(ctx->ccs[i].counters);
    }
-   /* At most 3/4 full, so probe runs stay short. */
-   if (4 * (ctx->n_ccs + 1) > 3 * ctx->ccs_capacity) grow_cost_centers(ctx);
-   i = slot_of(ctx, sb);
+   /* Up to 7/8 full: lookups are rare (most misses are served by the
+    * superblock's recent contexts), memory is not. */
+   if (8 * (ctx->n_ccs + 1) > 7 * ctx->ccs_capacity) grow_cost_centers(ctx);
+   i = slot_of(ctx, key);
    cp_stats.cost_centers++;
-   ctx->ccs[i].sb = sb;
-   ctx->ccs[i].counts = cp_arena_alloc(sb->n_exits * sizeof(ULong));
+   ctx->ccs[i].sb_key = key;
+   ctx->ccs[i].counters = cp_counters_alloc(sb->n_exits);
    ctx->n_ccs++;
-   return ctx->ccs[i].counts;
+   return cp_counters_at(ctx->ccs[i].counters);
+}
+
+Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
+                         const ULong** counts)
+{
+   for (; *pos < ctx->ccs_capacity; (*pos)++) {
+      const CostCenter* cc = &ctx->ccs[*pos];
+      if (!cc->sb_key) continue;
+      *sb = cp_sbinfo_at(cc->sb_key - 1);
+      *counts = cp_counters_at(cc->counters);
+      (*pos)++;
+      return True;
+   }
+   return False;
 }
 
 UInt cp_context_count(void)

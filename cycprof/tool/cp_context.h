@@ -14,6 +14,10 @@ Context*    cp_context_enter(Context* parent, Addr callsite, Addr fn,
                              CtxKind kind);
 /* The counters of sb in ctx, created zeroed on first use. */
 ULong*      cp_counters(Context* ctx, SBInfo* sb);
+/* Walks ctx's cost centers:
+ *    for (pos = 0; cp_next_cost_center(ctx, &pos, &sb, &counts); ) ...  */
+Bool        cp_next_cost_center(const Context* ctx, UInt* pos,
+                                const SBInfo** sb, const ULong** counts);
 
 UInt        cp_context_count(void);
 Context*    cp_context_by_id(UInt id);   /* ids run from 1 to count */

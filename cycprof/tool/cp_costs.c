@@ -7,6 +7,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_context.h"
 #include "cp_costs.h"
 
 static void append(AddrCostList* list, Addr addr, ULong count)
@@ -66,9 +67,10 @@ void cp_context_self_costs(const Context* ctx, AddrCostList* list)
 {
    UInt i, o = 0;
    list->used = 0;
-   for (i = 0; i < ctx->ccs_capacity; i++)
-      if (ctx->ccs[i].sb)
-         cp_expand_counts(ctx->ccs[i].sb, ctx->ccs[i].counts, list);
+   const SBInfo* sb;
+   const ULong* counts;
+   for (i = 0; cp_next_cost_center(ctx, &i, &sb, &counts); )
+      cp_expand_counts(sb, counts, list);
    if (list->used == 0) return;
    VG_(ssort)(list->items, list->used, sizeof(AddrCost), by_addr);
    for (i = 1; i < list->used; i++) {
@@ -84,9 +86,10 @@ ULong cp_context_self_total(const Context* ctx)
 {
    ULong total = 0;
    UInt i;
-   for (i = 0; i < ctx->ccs_capacity; i++)
-      if (ctx->ccs[i].sb)
-         total += cp_counts_total(ctx->ccs[i].sb, ctx->ccs[i].counts);
+   const SBInfo* sb;
+   const ULong* counts;
+   for (i = 0; cp_next_cost_center(ctx, &i, &sb, &counts); )
+      total += cp_counts_total(sb, counts);
    return total;
 }
 

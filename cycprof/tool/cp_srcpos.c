@@ -3,6 +3,7 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "cp_addrmap.h"
 #include "cp_srcpos.h"
 #include "cp_types.h"
 
@@ -13,6 +14,43 @@ const HChar* cp_pseudo_name(Addr a)
    VG_(snprintf)(buf, sizeof buf, "<signal %d>",
                  (Int)(a - CP_SIGNAL_PSEUDO(0)));
    return buf;
+}
+
+/* The debug info hands out object, directory and file names as pointers
+ * into its own tables, which stay put: remembering the id per pointer
+ * saves joining and hashing the same strings hundreds of thousands of
+ * times at exit.  Direct-mapped, tied to one string table. */
+#define NAME_CACHE_SIZE 4096
+
+typedef struct {
+   const HChar* dir;
+   const HChar* file;
+   UInt         id;
+} CachedName;
+
+static CachedName name_cache[NAME_CACHE_SIZE];
+static const StrTab* name_cache_table;
+
+static UInt cached_intern(StrTab* names, const HChar* dir, const HChar* file)
+{
+   UWord h = cp_hash_word((UWord)dir * 31 ^ (UWord)file)
+             & (NAME_CACHE_SIZE - 1);
+   CachedName* c = &name_cache[h];
+   HChar path[4096];
+   if (name_cache_table != names) {
+      VG_(memset)(name_cache, 0, sizeof name_cache);
+      name_cache_table = names;
+   }
+   if (c->id && c->dir == dir && c->file == file) return c->id;
+   if (dir && dir[0]) {
+      VG_(snprintf)(path, sizeof path, "%s/%s", dir, file);
+      c->id = cp_strtab_intern(names, path);
+   } else {
+      c->id = cp_strtab_intern(names, file);
+   }
+   c->dir = dir;
+   c->file = file;
+   return c->id;
 }
 
 SrcPos cp_srcpos_of(StrTab* names, Addr a)
@@ -26,20 +64,16 @@ SrcPos cp_srcpos_of(StrTab* names, Addr a)
       p.fn = cp_strtab_intern(names, cp_pseudo_name(a));
       return p;
    }
-   p.obj = cp_strtab_intern(names,
-                            VG_(get_objname)(ep, a, &obj) ? obj : CP_UNKNOWN_NAME);
+   p.obj = VG_(get_objname)(ep, a, &obj)
+           ? cached_intern(names, NULL, obj)
+           : cp_strtab_intern(names, CP_UNKNOWN_NAME);
    /* Same file naming as cachegrind, so per-function keys compare. */
-   if (VG_(get_filename_linenum)(ep, a, &file, &dir, &p.line)) {
-      if (dir[0]) {
-         HChar path[4096];
-         VG_(snprintf)(path, sizeof path, "%s/%s", dir, file);
-         p.file = cp_strtab_intern(names, path);
-      } else {
-         p.file = cp_strtab_intern(names, file);
-      }
-   } else {
+   if (VG_(get_filename_linenum)(ep, a, &file, &dir, &p.line))
+      p.file = cached_intern(names, dir, file);
+   else
       p.file = cp_strtab_intern(names, CP_UNKNOWN_NAME);
-   }
-   p.fn = cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn) ? fn : CP_UNKNOWN_NAME);
+   /* Function names may come from a reused demangling buffer: no cache. */
+   p.fn = cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn)
+                                  ? fn : CP_UNKNOWN_NAME);
    return p;
 }

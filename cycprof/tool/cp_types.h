@@ -51,12 +51,12 @@ typedef struct SBInfo {
 } SBInfo;
 
 /* The counters of one superblock executed in one context: a slot of the
- * context's own open-addressing table (sb == NULL: empty).  Kept per
- * context so that lookups touch a small table that stays in cache, and
- * no per-counter header is needed. */
+ * context's own open-addressing table.  Kept per context so that lookups
+ * touch a small table that stays in cache; 32-bit fields keep slots at
+ * 8 bytes (the slot count is the tool's largest memory cost). */
 typedef struct CostCenter {
-   SBInfo* sb;
-   ULong*  counts;     /* [sb->n_exits] */
+   UInt sb_key;     /* 1 + the superblock's id; 0: empty slot */
+   UInt counters;   /* index for cp_counters_at(), sb->n_exits of them */
 } CostCenter;
 
 typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;

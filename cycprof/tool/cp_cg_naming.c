@@ -1,0 +1,92 @@
+/* cycprof: function names for the callgrind-format file.
+ *
+ * Code without a symbol (stripped libraries) would all be one "???"
+ * function, which callgrind_annotate then shows calling itself.  Like
+ * callgrind, such code is named by address: by the entry of the frame it
+ * runs in when that has no symbol either, else by its own address; as an
+ * offset in its object, so names do not change with load addresses. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_cg_naming.h"
+#include "cp_objects.h"
+
+typedef struct NamedEntry {
+   SrcPos pos;
+   Bool   has_symbol;
+} NamedEntry;
+
+void cp_naming_init(Naming* n, StrTab* names)
+{
+   n->names = names;
+   n->unknown = cp_strtab_intern(names, CP_UNKNOWN_NAME);
+   cp_addrmap_init(&n->unnamed_ids, 1024);
+   cp_addrmap_init(&n->entry_index, 4096);
+   n->entries = NULL;
+   n->n_entries = n->entries_capacity = 0;
+}
+
+void cp_naming_free(Naming* n)
+{
+   cp_addrmap_free(&n->unnamed_ids);
+   cp_addrmap_free(&n->entry_index);
+   VG_(free)(n->entries);
+}
+
+Bool cp_naming_has_symbol(const Naming* n, SrcPos p)
+{
+   return p.fn != n->unknown;
+}
+
+static UInt name_of_address(Naming* n, Addr a)
+{
+   UWord* known = cp_addrmap_find(&n->unnamed_ids, a);
+   HChar name[32];
+   Int obj;
+   UInt id;
+   if (known) return *known;
+   obj = cp_object_index_of(a);
+   VG_(snprintf)(name, sizeof name, "0x%016lx",
+                 obj >= 0 ? a - cp_object(obj)->bias : a);
+   id = cp_strtab_intern(n->names, name);
+   cp_addrmap_put(&n->unnamed_ids, a, id);
+   return id;
+}
+
+static const NamedEntry* entry_at(Naming* n, Addr entry)
+{
+   UWord* known = cp_addrmap_find(&n->entry_index, entry);
+   NamedEntry* e;
+   if (known) return &n->entries[*known - 1];
+   if (n->n_entries == n->entries_capacity) {
+      n->entries_capacity = n->entries_capacity
+                            ? 2 * n->entries_capacity : 1024;
+      n->entries = VG_(realloc)("cp.cg.entries", n->entries,
+                                n->entries_capacity * sizeof(NamedEntry));
+   }
+   e = &n->entries[n->n_entries++];
+   e->pos = cp_srcpos_of(n->names, entry);
+   e->has_symbol = cp_naming_has_symbol(n, e->pos);
+   if (!e->has_symbol && !CP_IS_PSEUDO(entry))
+      e->pos.fn = name_of_address(n, entry);
+   cp_addrmap_put(&n->entry_index, entry, n->n_entries);
+   return e;
+}
+
+SrcPos cp_naming_function_at(Naming* n, Addr entry)
+{
+   return entry_at(n, entry)->pos;
+}
+
+SrcPos cp_naming_code_at(Naming* n, SrcPos p, Addr a, const Context* c)
+{
+   if (!cp_naming_has_symbol(n, p)) {
+      Bool in_unnamed_frame = False;
+      if (c->kind == CtxCall) {
+         const NamedEntry* frame = entry_at(n, c->fn);
+         in_unnamed_frame = !frame->has_symbol && frame->pos.obj == p.obj;
+      }
+      p.fn = name_of_address(n, in_unnamed_frame ? c->fn : a);
+   }
+   return p;
+}
