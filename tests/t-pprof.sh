@@ -2,9 +2,7 @@
 # shellcheck shell=bash
 
 PP_PROGS=("split|split" "cxxexc|cxxexc 100" "signal|signal 100" "recurse|recurse 10"
-    "gzip|/bin/gzip -6 -c TEXT")
-# (python3 is left out here: its pprof file has millions of samples and go tool
-# pprof needs minutes to read it; its totals are checked by the A and C tests.)
+    "gzip|/bin/gzip -6 -c TEXT" "python|/usr/bin/python3 -S -s PYSCRIPT")
 
 t_pprof_totals_and_flat() {
     need_tool
@@ -60,3 +58,182 @@ t_pprof_inline() {
     sc inline "$b.pb.gz"
 }
 register pprof-inline-frames t_pprof_inline
+
+# go tool pprof -lines (per source line, innermost inlined line first) gives the
+# same per-line self costs as the callgrind-format file of the same run, whose
+# per-line costs t-callgrind.sh checks against cachegrind. Line 0 (no debug
+# info) is one bucket on both sides. Also: one sample per distinct stack.
+t_pprof_lines_exact() {
+    need_tool
+    local p b want
+    for p in "${PP_PROGS[@]}" "inl|inl 5000"; do
+        cg_prog "$p"
+        b=$(shared_profile -- "${PROG[@]}")
+        check_run "$b"
+        want=$(lackey_total "${PROG[@]}") || fail "lackey failed"
+        pycheck "$b" "${p%%|*}" "$want" <<'PY' || true
+import sys, collections
+from cyc import *
+C = Checker()
+b, label, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+pl = pprof_lines(b + ".pb.gz")
+cl = callgrind_line_self(b)
+C.eq("%s: sum of -top -lines flat vs lackey" % label, want, sum(pl.values()))
+d = sorted(k for k in set(pl) | set(cl) if pl[k] != cl[k])
+C.true(not d, "%s: -lines per-line flat != callgrind-format per-line self cost on %d lines, e.g. %s" % (
+    label, len(d), ["%s:%s pprof=%d callgrind=%d" % (k[0], k[1], pl[k], cl[k]) for k in d[:3]]))
+C.true(sum(v for k, v in cl.items() if k[1]) > 0, "%s: no cost on any source line" % label)
+types, samples = pprof_raw(b + ".pb.gz")
+seen = collections.Counter((tuple(s.locs), tuple(sorted((k, tuple(v)) for k, v in s.labels.items())))
+                           for s in samples)
+dup = [k for k, n in seen.items() if n > 1]
+C.true(not dup, "%s: %d stacks appear in more than one sample (-raw), e.g. %s" % (label, len(dup), dup[:1]))
+C.done()
+PY
+    done
+}
+register pprof-lines-exact t_pprof_lines_exact
+
+# --pprof-granularity=instr: one location per instruction address (as before
+# line granularity existed): more locations, more samples, the same totals,
+# the same per-line and per-function figures, and each location is one address
+# whose -addresses row sums what ran there.
+t_pprof_granularity_instr() {
+    need_tool
+    local p bl bi want
+    for p in "inl|inl 5000" "gzip|/bin/gzip -6 -c TEXT"; do
+        cg_prog "$p"
+        bl=$(shared_profile -- "${PROG[@]}")
+        bi=$(shared_profile --pprof-granularity=instr -- "${PROG[@]}")
+        check_run "$bl" pb
+        check_run "$bi" pb
+        want=$(lackey_total "${PROG[@]}") || fail "lackey failed"
+        pycheck "$bl" "$bi" "${p%%|*}" "$want" <<'PY' || true
+import sys, re
+from cyc import *
+C = Checker()
+bl, bi, label, want = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def raw_locations(pb):
+    out, err = pprof(["-raw"], pb)
+    return re.findall(r"^\s*\d+: (0x[0-9a-f]+) ", out.split("Locations", 1)[1], re.M)
+tl, sl = pprof_raw(bl + ".pb.gz")
+ti, si = pprof_raw(bi + ".pb.gz")
+C.eq("%s: instr: sum of samples vs lackey" % label, want, sum(s.value for s in si))
+C.eq("%s: line: sum of samples vs lackey" % label, want, sum(s.value for s in sl))
+al, ai = raw_locations(bl + ".pb.gz"), raw_locations(bi + ".pb.gz")
+C.true(len(ai) > len(al), "%s: instr has %d locations, line %d: expected more per address" % (
+    label, len(ai), len(al)))
+C.true(len(si) > len(sl), "%s: instr has %d samples, line %d: expected more" % (label, len(si), len(sl)))
+real = [a for a in ai if int(a, 16)]
+C.eq("%s: instr: distinct addresses among %d locations" % (label, len(real)), len(real), len(set(real)))
+C.true(pprof_lines(bl + ".pb.gz") == pprof_lines(bi + ".pb.gz"),
+       "%s: -lines differs between line and instr granularity" % label)
+tl_, ti_ = pprof_top(bl + ".pb.gz", "-noinlines"), pprof_top(bi + ".pb.gz", "-noinlines")
+C.true(tl_ == ti_, "%s: -top -noinlines differs between line and instr granularity" % label)
+C.done()
+PY
+    done
+}
+register pprof-granularity-instr t_pprof_granularity_instr
+
+# python3 running real code (scripts/bench.d/pywork.py, ~650 million
+# instructions): go tool pprof -http serves the flame graph of its profile.
+t_pprof_python_flamegraph() {
+    need_tool
+    RUN_ENV=("${PY_ENV[@]}")
+    local b py=$REPO_DIR/scripts/bench.d/pywork.py
+    b=$(shared_profile -- /usr/bin/python3 -S -s "$py" 1)
+    check_run "$b"
+    local total
+    total=$(total_of_run "$b") || fail "$total"
+    pycheck "$b" "$total" <<'PY' || true
+import sys, os, signal, socket, subprocess, time, urllib.request
+from cyc import *
+C = Checker()
+b, total = sys.argv[1], int(sys.argv[2])
+pb = b + ".pb.gz"
+t0 = time.time()
+top = pprof_top(pb)
+C.eq("python3: sum of -top flat vs the tool's total", total, sum(v[0] for v in top.values()))
+print("python3: -top took %.1f s for %d nodes" % (time.time() - t0, len(top)))
+names = [k for k, v in sorted(top.items(), key=lambda kv: -kv[1][0]) if norm_fn(k) != UNKNOWN][:5]
+C.true("_PyEval_EvalFrameDefault" in top, "python3: no _PyEval_EvalFrameDefault in -top")
+env = dict(os.environ, HOME=os.environ.get("GO_HOME", os.environ.get("HOME", "")))
+page = None
+for attempt in range(3):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    t0 = time.time()
+    # own process group: `go tool` runs pprof as a child, and both must go
+    log = open("pprof-http-%d.log" % port, "w+")
+    srv = subprocess.Popen(["go", "tool", "pprof", "-symbolize=none", "-no_browser",
+                            "-http=127.0.0.1:%d" % port, pb], env=env, stdout=log,
+                           stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        while time.time() - t0 < 60 and srv.poll() is None:
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d/ui/flamegraph" % port, timeout=60) as r:
+                    page = (r.status, r.read().decode("utf-8", "replace"))
+                break
+            except OSError:
+                time.sleep(0.5)
+    finally:
+        os.killpg(srv.pid, signal.SIGKILL)
+        srv.wait()
+    if page:
+        print("python3: flame graph answered in %.1f s (%d bytes)" % (time.time() - t0, len(page[1])))
+        break
+    log.seek(0)
+    print("python3: go tool pprof -http on port %d: %s" % (port, log.read()[-300:]))
+if not page:
+    C.fail("python3: go tool pprof -http never served /ui/flamegraph within 60 s")
+else:
+    C.eq("python3: HTTP status of /ui/flamegraph", 200, page[0])
+    missing = [n for n in names + ["_PyEval_EvalFrameDefault"] if n not in page[1]]
+    C.true(not missing, "python3: flame graph page lacks the functions %s" % missing)
+C.done()
+PY
+}
+register pprof-python-flamegraph t_pprof_python_flamegraph
+
+# A Rust release build (rustc -O -g): mix() and step() are inlined into hot()
+# and show as '(inline)' frames above it in -traces, carrying their cost.
+t_pprof_rust_inline() {
+    need_tool
+    command -v rustc >/dev/null ||
+        fail "rustc not found: this test needs a Rust toolchain (scripts/install-deps installs Debian's rustc)"
+    need_prog rinline
+    local b want
+    b=$(shared_profile -- "$BIN/rinline" 5000)
+    check_run "$b"
+    # Not lackey: Rust's runtime parses /proc/self/maps at start-up
+    # (pthread_getattr_np), and that file differs from one Valgrind tool to
+    # another, so the count does too (by ~2,000 instructions of sscanf).
+    want=$(total_of_run "$b") || fail "$want"
+    pycheck "$b" "$want" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+b, want = sys.argv[1], int(sys.argv[2])
+tr = pprof_traces(b + ".pb.gz")
+C.eq("rinline: sum of -traces values vs the tool's total", want, sum(value_int(v) for v, fr, lab in tr))
+C.eq("rinline: sum of -traces values vs the callgrind-format file", parse_callgrind(b).self_total,
+     sum(value_int(v) for v, fr, lab in tr))
+chain = 0
+for v, fr, lab in tr:
+    f = [x.strip() for x in fr]
+    for i in range(len(f) - 2):
+        if (f[i] == "mix (inline)" or fn_matches(f[i], "mix") and f[i].endswith("(inline)")) \
+                and fn_matches(f[i + 1], "step") and f[i + 1].endswith("(inline)") \
+                and fn_matches(f[i + 2], "hot") and not f[i + 2].endswith("(inline)"):
+            chain += value_int(v)
+            break
+# each of the 5000 iterations runs mix's instructions (shift, xor, multiply)
+C.true(chain >= 3 * 5000, "rinline: stacks with 'mix (inline)' -> 'step (inline)' -> hot in -traces "
+       "hold %d instructions, expected >= 15000" % chain)
+C.done()
+PY
+}
+register pprof-rust-inline t_pprof_rust_inline

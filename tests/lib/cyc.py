@@ -572,6 +572,94 @@ def pprof_top(pb, *args):
     return res
 
 
+def pprof_lines(pb, *args):
+    """Flat cost per source line from `go tool pprof -top -lines`: Counter keyed
+    by (file basename, line); every node without a line goes to (None, 0).
+    Nodes are summed (one file:line can be printed under several functions,
+    or the same name in two objects)."""
+    out, err = pprof(["-top", "-lines", "-nodecount=100000000", "-nodefraction=0",
+                      "-edgefraction=0"] + list(args), pb)
+    res = collections.Counter()
+    started = False
+    for line in out.splitlines():
+        if re.match(r"^\s*flat\s+flat%", line):
+            started = True
+            continue
+        if not started or not line.strip():
+            continue
+        m = re.match(r"^\s*(\S+)\s+\S+%\s+\S+%\s+\S+\s+\S+%\s+(.*)$", line)
+        if not m:
+            raise ValueError("unparsable -top -lines line %r" % line)
+        flat = value_int(m.group(1))
+        ml = re.match(r"^.* (\S+):(\d+)(?: \((?:partial-)?inline\))?$", m.group(2))
+        key = (os.path.basename(ml.group(1)), int(ml.group(2))) if ml else (None, 0)
+        if key[1] == 0:
+            key = (None, 0)
+        res[key] += flat
+    return res
+
+
+def callgrind_line_self(path):
+    """Self cost per source line of a callgrind-format file, keyed like
+    pprof_lines: (file basename, line), line 0 as (None, 0). Follows the
+    format's rules: fl=/fi=/fe= set the file of the following cost lines,
+    name compression '(id) name', subposition compression (+N, -N, *) on
+    every position line, and the cost line after calls= is a call's
+    inclusive cost (not self cost)."""
+    names = {}
+    res = collections.Counter()
+    positions = ["line"]
+    last = [0] * 8
+    cur = None
+    after_calls = False
+    for raw in open(path, errors="replace"):
+        line = raw.rstrip("\n")
+        if not line.strip() or line.startswith("#"):
+            continue
+        if line[0].isdigit() or line[0] in "+-*" or line.startswith("0x"):
+            toks = line.split()
+            pos = []
+            for j in range(len(positions)):
+                t = toks[j]
+                if t == "*":
+                    v = last[j]
+                elif t[0] in "+-":
+                    v = last[j] + int(t)
+                else:
+                    v = int(t, 0)
+                last[j] = v
+                pos.append(v)
+            if after_calls:
+                after_calls = False
+                continue
+            ln = pos[positions.index("line")]
+            cost = int(toks[len(positions)]) if len(toks) > len(positions) else 0
+            key = (os.path.basename(cur or ""), ln) if ln else (None, 0)
+            res[key] += cost
+            continue
+        m = re.match(r"^(\w+)([=:])\s?(.*)$", line)
+        if not m:
+            continue
+        k, sep, v = m.groups()
+        if sep == ":":
+            if k == "positions":
+                positions = v.split()
+            continue
+        mc = re.match(r"^\((\d+)\)(?:\s(.*))?$", v)
+        kind = "fl" if k in ("fl", "fi", "fe", "cfi", "cfl", "jfi") else k
+        if mc:
+            if mc.group(2) is not None:
+                names[(kind, mc.group(1))] = mc.group(2)
+            v = names.get((kind, mc.group(1)), "?")
+        if k in ("fl", "fi", "fe"):
+            cur = v
+        elif k == "calls":
+            after_calls = True
+        elif k in ("jump", "jcnd"):
+            after_calls = True   # the next position line is the jump's, not a cost
+    return res
+
+
 # ---------------------------------------------------------------- stack helpers
 
 def contains_seq(frames, seq):
