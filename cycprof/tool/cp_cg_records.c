@@ -13,6 +13,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_addrmap.h"
 #include "cp_cg_naming.h"
 #include "cp_cg_records.h"
 #include "cp_context.h"
@@ -46,37 +47,58 @@ static Int record_order(const void* pa, const void* pb)
    return cmp_uint(a->callee.fn, b->callee.fn);
 }
 
-static void merge_same_places(RecordList* l)
+static UWord place_hash(const Record* r)
 {
-   UInt i, o = 0;
-   if (l->used == 0) return;
-   VG_(ssort)(l->items, l->used, sizeof(Record), record_order);
-   for (i = 1; i < l->used; i++) {
-      if (record_order(&l->items[o], &l->items[i]) == 0) {
-         l->items[o].cost += l->items[i].cost;
-         l->items[o].calls += l->items[i].calls;
-      } else {
-         l->items[++o] = l->items[i];
-      }
-   }
-   l->used = o + 1;
+   UWord h = cp_hash_word(((UWord)r->at.obj << 32) ^ r->at.file);
+   h = cp_hash_word(h ^ ((UWord)r->at.fn << 1) ^ r->is_call);
+   h = cp_hash_word(h ^ position_key(r));
+   h = cp_hash_word(h ^ ((UWord)r->callee.obj << 32) ^ r->callee.file);
+   return cp_hash_word(h ^ r->callee.fn);
 }
 
-/* Merging before growing keeps the list near the number of distinct
- * (function, position, callee) places rather than of contexts. */
+/* The index maps a place to 1 + its record's position; kept at most
+ * half full. */
+static UInt* index_slot(const RecordList* l, const Record* r)
+{
+   UWord mask = l->index_size - 1, i = place_hash(r) & mask;
+   while (l->index[i]
+          && record_order(&l->items[l->index[i] - 1], r) != 0)
+      i = (i + 1) & mask;
+   return &l->index[i];
+}
+
+static void grow_records(RecordList* l)
+{
+   UInt k;
+   l->capacity = l->capacity ? 2 * l->capacity : 4096;
+   l->items = VG_(realloc)("cp.cg.records", l->items,
+                           l->capacity * sizeof(Record));
+   VG_(free)(l->index);
+   l->index_size = 2 * l->capacity;
+   l->index = VG_(calloc)("cp.cg.index", l->index_size, sizeof(UInt));
+   for (k = 0; k < l->used; k++) *index_slot(l, &l->items[k]) = k + 1;
+}
+
+/* A record to fill in, then hand to keep_record(). */
 static Record* new_record(RecordList* l)
 {
-   if (l->used == l->capacity) {
-      if (l->used >= (1u << 14)) merge_same_places(l);
-      /* Grow only when merging did not free at least half of the list. */
-      if (l->capacity == 0 || 2 * l->used > l->capacity) {
-         l->capacity = l->capacity ? 2 * l->capacity : 4096;
-         l->items = VG_(realloc)("cp.cg.records", l->items,
-                                 l->capacity * sizeof(Record));
-      }
-   }
+   if (l->used == l->capacity) grow_records(l);
    VG_(memset)(&l->items[l->used], 0, sizeof(Record));
-   return &l->items[l->used++];
+   return &l->items[l->used];
+}
+
+/* Each place is kept once, its costs and calls summed, so memory follows
+ * the number of distinct (function, position, callee) places. */
+static void keep_record(RecordList* l)
+{
+   Record* r = &l->items[l->used];
+   UInt* slot = index_slot(l, r);
+   if (*slot) {
+      l->items[*slot - 1].cost += r->cost;
+      l->items[*slot - 1].calls += r->calls;
+   } else {
+      *slot = ++l->used;
+   }
 }
 
 static Bool same_function(SrcPos a, SrcPos b)
@@ -104,6 +126,7 @@ static void new_call(RecordList* l, SrcPos caller, Addr addr, SrcPos callee,
    r->callee_addr = callee_addr;
    r->calls = calls;
    r->cost = cost;
+   keep_record(l);
 }
 
 /* What the code of each superblock belongs to, computed once for all
@@ -162,6 +185,7 @@ static void collect_self_costs(Naming* nm, RecordList* l,
             r->at = at[i];
             r->addr = sb->instr_addr[i];
             r->cost = per_instr[i];
+            keep_record(l);
          }
       }
       info->function = at[0];
@@ -239,6 +263,7 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
          r->at = code;
          r->addr = a;
          r->cost = per_instr[i];
+         keep_record(l);
       }
       if (!rooted && !same_function(code, frame))
          add_foreign(f, code, a, per_instr[i]);
@@ -304,7 +329,9 @@ void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l)
    VG_(free)(sb_fn);
    collect_calls(&nm, l, inclusive);
    cp_naming_free(&nm);
-   merge_same_places(l);
+   VG_(free)(l->index);
+   l->index = NULL;
+   VG_(ssort)(l->items, l->used, sizeof(Record), record_order);
 }
 
 void cp_cg_records_free(RecordList* l)

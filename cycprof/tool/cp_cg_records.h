@@ -19,6 +19,8 @@ typedef struct {
 typedef struct {
    Record* items;
    UInt    used, capacity;
+   UInt*   index;        /* while gathering: place -> 1 + item */
+   UInt    index_size;
 } RecordList;
 
 /* Fills l, sorted by (object, file, function, calls after self costs,

@@ -22,10 +22,44 @@ static void append(AddrCostList* list, Addr addr, ULong count)
    list->used++;
 }
 
-static Int by_addr(const void* a, const void* b)
+/* A typed sort: the generic VG_(ssort) (byte swaps, a call per compare)
+ * was the largest cost of writing the profiles.  Insertion sort for the
+ * short lists most contexts have, quicksort above. */
+static void insertion_sort(AddrCost* a, UInt n)
 {
-   Addr x = ((const AddrCost*)a)->addr, y = ((const AddrCost*)b)->addr;
-   return x < y ? -1 : x > y ? 1 : 0;
+   UInt i, j;
+   for (i = 1; i < n; i++) {
+      AddrCost x = a[i];
+      for (j = i; j > 0 && a[j - 1].addr > x.addr; j--) a[j] = a[j - 1];
+      a[j] = x;
+   }
+}
+
+static void sort_by_addr(AddrCost* a, UInt n)
+{
+   while (n > 24) {
+      Addr pivot = a[n / 2].addr;
+      UInt i = 0, j = n - 1;
+      AddrCost t;
+      /* Hoare partition: a[0..j] <= pivot <= a[j+1..n-1]. */
+      for (;;) {
+         while (a[i].addr < pivot) i++;
+         while (a[j].addr > pivot) j--;
+         if (i >= j) break;
+         t = a[i]; a[i] = a[j]; a[j] = t;
+         i++; j--;
+      }
+      /* Recurse into the smaller part, loop on the larger one. */
+      if (j + 1 < n - j - 1) {
+         sort_by_addr(a, j + 1);
+         a += j + 1;
+         n -= j + 1;
+      } else {
+         sort_by_addr(a + j + 1, n - j - 1);
+         n = j + 1;
+      }
+   }
+   insertion_sort(a, n);
 }
 
 void cp_instr_counts(const SBInfo* sb, const ULong* counts, ULong* per_instr)
@@ -72,7 +106,7 @@ void cp_context_self_costs(const Context* ctx, AddrCostList* list)
    for (i = 0; cp_next_cost_center(ctx, &i, &sb, &counts); )
       cp_expand_counts(sb, counts, list);
    if (list->used == 0) return;
-   VG_(ssort)(list->items, list->used, sizeof(AddrCost), by_addr);
+   sort_by_addr(list->items, list->used);
    for (i = 1; i < list->used; i++) {
       if (list->items[i].addr == list->items[o].addr)
          list->items[o].count += list->items[i].count;
