@@ -73,6 +73,9 @@ static void push(ThreadStack* t, Addr sp, Addr fn, Addr callsite,
                  Context* ctx, FrameKind kind)
 {
    Frame* f;
+   /* A call folded into a context already active (recursion) is not a
+    * new entry into it: callgrind counts only the outermost call too. */
+   Bool new_entry = ctx->parent == context_of_depth(t, t->depth);
    if (t->depth >= MAX_DEPTH) return;
    if (t->depth == t->capacity) {
       t->capacity *= 2;
@@ -86,7 +89,7 @@ static void push(ThreadStack* t, Addr sp, Addr fn, Addr callsite,
    f->ctx = ctx;
    f->kind = kind;
    f->alt_lo = f->alt_hi = 0;
-   ctx->calls++;
+   if (new_entry) ctx->calls++;
    if (t->depth > deepest) deepest = t->depth;
 }
 
@@ -206,7 +209,8 @@ static void enter_function_by_jump(SBInfo* sb, Addr sp)
       top->ctx = cp_context_enter(context_of_depth(t, t->depth - 1),
                                   top->callsite, fn, CtxCall);
       top->kind = cp_is_trampoline(fn) ? FrameTrampoline : FrameCall;
-      top->ctx->calls++;
+      if (top->ctx->parent == context_of_depth(t, t->depth - 1))
+         top->ctx->calls++;
    } else if (!rewind_tail_loop(t, fn)) {
       /* A tail call: shown as a call from the jumping function, popped
        * together with it because both share the return slot. */

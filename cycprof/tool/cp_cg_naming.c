@@ -3,8 +3,10 @@
  * Code without a symbol (stripped libraries) would all be one "???"
  * function, which callgrind_annotate then shows calling itself.  Like
  * callgrind, such code is named by address: by the entry of the frame it
- * runs in when that has no symbol either, else by its own address; as an
- * offset in its object, so names do not change with load addresses. */
+ * runs in when that has no symbol either, else (a thread's first code,
+ * code jumped to from another object) by the lowest unnamed address of
+ * its object that ran in that context; as an offset in its object, so
+ * names do not change with load addresses. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
@@ -78,7 +80,8 @@ SrcPos cp_naming_function_at(Naming* n, Addr entry)
    return entry_at(n, entry)->pos;
 }
 
-SrcPos cp_naming_code_at(Naming* n, SrcPos p, Addr a, const Context* c)
+SrcPos cp_naming_code_at(Naming* n, SrcPos p, const Context* c,
+                         Addr lowest_unnamed)
 {
    if (!cp_naming_has_symbol(n, p)) {
       Bool in_unnamed_frame = False;
@@ -86,7 +89,7 @@ SrcPos cp_naming_code_at(Naming* n, SrcPos p, Addr a, const Context* c)
          const NamedEntry* frame = entry_at(n, c->fn);
          in_unnamed_frame = !frame->has_symbol && frame->pos.obj == p.obj;
       }
-      p.fn = name_of_address(n, in_unnamed_frame ? c->fn : a);
+      p.fn = name_of_address(n, in_unnamed_frame ? c->fn : lowest_unnamed);
    }
    return p;
 }

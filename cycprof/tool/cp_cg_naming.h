@@ -23,8 +23,10 @@ Bool   cp_naming_has_symbol(const Naming* n, SrcPos p);
 /* The function starting at entry, with the line of the entry (cached:
  * function entries and call sites are looked up once per context). */
 SrcPos cp_naming_function_at(Naming* n, Addr entry);
-/* Where code at a, whose debug-info position is p, is charged when it
- * runs in context c (p itself unless the code has no symbol). */
-SrcPos cp_naming_code_at(Naming* n, SrcPos p, Addr a, const Context* c);
+/* Where code whose debug-info position is p is charged when it runs in
+ * context c (p itself unless the code has no symbol); lowest_unnamed:
+ * the lowest address without a symbol of p's object that ran in c. */
+SrcPos cp_naming_code_at(Naming* n, SrcPos p, const Context* c,
+                         Addr lowest_unnamed);
 
 #endif

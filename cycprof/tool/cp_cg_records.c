@@ -106,6 +106,14 @@ static Bool same_function(SrcPos a, SrcPos b)
    return a.obj == b.obj && a.file == b.file && a.fn == b.fn;
 }
 
+/* Code of the frame's own function from another source file (inlined
+ * from a header) is not foreign: like callgrind, no call line joins the
+ * parts, which KCachegrind would show as the function calling itself. */
+static Bool foreign_to(SrcPos code, SrcPos frame)
+{
+   return code.obj != frame.obj || code.fn != frame.fn;
+}
+
 /* The function block a context's own costs and calls belong to: its
  * frame's function (a root has none: then the code's own function). */
 static SrcPos frame_function(Naming* nm, const Context* c, Addr fallback)
@@ -201,6 +209,62 @@ static void collect_self_costs(Naming* nm, RecordList* l,
    VG_(free)(first);
 }
 
+/* Per object, the lowest address without a symbol that ran in one
+ * context (few objects per context: a short list). */
+typedef struct {
+   UInt obj;
+   Addr lowest;
+} UnnamedBase;
+
+typedef struct {
+   UnnamedBase* items;
+   UInt         used, capacity;
+} UnnamedBases;
+
+static void note_unnamed(UnnamedBases* b, UInt obj, Addr a)
+{
+   UInt k;
+   for (k = 0; k < b->used; k++)
+      if (b->items[k].obj == obj) {
+         if (a < b->items[k].lowest) b->items[k].lowest = a;
+         return;
+      }
+   if (b->used == b->capacity) {
+      b->capacity = b->capacity ? 2 * b->capacity : 8;
+      b->items = VG_(realloc)("cp.cg.unnamed", b->items,
+                              b->capacity * sizeof(UnnamedBase));
+   }
+   b->items[b->used].obj = obj;
+   b->items[b->used++].lowest = a;
+}
+
+static Addr lowest_unnamed(const UnnamedBases* b, UInt obj)
+{
+   UInt k;
+   for (k = 0; k < b->used; k++)
+      if (b->items[k].obj == obj) return b->items[k].lowest;
+   return 0;
+}
+
+static void find_unnamed_bases(const Naming* nm, const Context* c,
+                               const SuperblockFunction* sb_fn,
+                               UnnamedBases* b)
+{
+   const SBInfo* sb;
+   const ULong* counts;
+   UInt k, i;
+   b->used = 0;
+   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+      const SuperblockFunction* info = &sb_fn[sb->id];
+      ULong per_instr[CP_MAX_SB_INSTRS];
+      if (info->kind != SomeUnnamed) continue;
+      cp_instr_counts(sb, counts, per_instr);
+      for (i = 0; i < sb->n_instrs; i++)
+         if (per_instr[i] && !cp_naming_has_symbol(nm, info->instr_pos[i]))
+            note_unnamed(b, info->instr_pos[i].obj, sb->instr_addr[i]);
+   }
+}
+
 typedef struct {
    SrcPos code;     /* line: of the lowest address seen */
    Addr   first;    /* the lowest address seen */
@@ -239,6 +303,7 @@ static void add_foreign(ForeignList* f, SrcPos code, Addr addr, ULong cost)
 /* The code of one superblock run in context c that is not c's frame's
  * function goes to f; unnamed code's self cost is recorded here. */
 static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
+                              const UnnamedBases* bases,
                               const Context* c, SrcPos frame,
                               const SBInfo* sb, const ULong* counts,
                               const SuperblockFunction* info)
@@ -247,7 +312,7 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
    ULong per_instr[CP_MAX_SB_INSTRS];
    UInt i;
    if (info->kind == OneFunction) {
-      if (!rooted && !same_function(info->function, frame))
+      if (!rooted && foreign_to(info->function, frame))
          add_foreign(f, info->function, sb->addr, cp_counts_total(sb, counts));
       return;
    }
@@ -259,13 +324,14 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
       if (!per_instr[i]) continue;
       if (!cp_naming_has_symbol(nm, code)) {
          Record* r = new_record(l);
-         code = cp_naming_code_at(nm, code, a, c);
+         code = cp_naming_code_at(nm, code, c,
+                                  lowest_unnamed(bases, code.obj));
          r->at = code;
          r->addr = a;
          r->cost = per_instr[i];
          keep_record(l);
       }
-      if (!rooted && !same_function(code, frame))
+      if (!rooted && foreign_to(code, frame))
          add_foreign(f, code, a, per_instr[i]);
    }
 }
@@ -279,6 +345,7 @@ static void collect_context_costs(Naming* nm, RecordList* l,
                                   const SuperblockFunction* sb_fn)
 {
    ForeignList f = { 0 };
+   UnnamedBases bases = { 0 };
    UInt id, k, n = cp_context_count();
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
@@ -288,21 +355,27 @@ static void collect_context_costs(Naming* nm, RecordList* l,
       if (c->n_ccs == 0) continue;
       if (c->kind != CtxRoot) frame = frame_function(nm, c, 0);
       f.used = 0;
+      find_unnamed_bases(nm, c, sb_fn, &bases);
       for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
-         charge_superblock(nm, l, &f, c, frame, sb, counts, &sb_fn[sb->id]);
+         charge_superblock(nm, l, &f, &bases, c, frame, sb, counts,
+                           &sb_fn[sb->id]);
       for (k = 0; k < f.used; k++)
          new_call(l, frame, f.items[k].first, f.items[k].code,
                   f.items[k].first, c->calls ? c->calls : 1,
                   f.items[k].cost);
    }
    VG_(free)(f.items);
+   VG_(free)(bases.items);
 }
 
 /* A call line per context, in the caller frame's function block, so that
  * every function's incoming inclusive cost is its self cost plus its
  * outgoing calls, as callgrind_annotate computes it. */
-static void collect_calls(Naming* nm, RecordList* l, const ULong* inclusive)
+static void collect_calls(Naming* nm, RecordList* l, const ULong* inclusive,
+                          const SuperblockFunction* sb_fn)
 {
+   UnnamedBases bases = { 0 };
+   const Context* bases_of = NULL;
    UInt id, n = cp_context_count();
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
@@ -310,10 +383,24 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* inclusive)
       /* Top-level frames (callsite 0) were entered from nowhere. */
       if (c->callsite == 0 || inclusive[id] == 0) continue;
       caller = frame_function(nm, c->parent, c->callsite);
+      if (c->parent->kind == CtxRoot
+          && !cp_naming_has_symbol(nm, cp_srcpos_of(nm->names,
+                                                    c->callsite))) {
+         /* Named like the root's own unnamed code (a thread's first
+          * code, e.g. a stripped program's _start). */
+         SrcPos raw = cp_srcpos_of(nm->names, c->callsite);
+         if (bases_of != c->parent) {
+            find_unnamed_bases(nm, c->parent, sb_fn, &bases);
+            bases_of = c->parent;
+         }
+         caller = cp_naming_code_at(nm, raw, c->parent,
+                                    lowest_unnamed(&bases, raw.obj));
+      }
       caller.line = cp_naming_function_at(nm, c->callsite).line;
       new_call(l, caller, c->callsite, cp_naming_function_at(nm, c->fn),
                c->fn, c->calls, inclusive[id]);
    }
+   VG_(free)(bases.items);
 }
 
 void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l)
@@ -325,9 +412,9 @@ void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l)
    cp_naming_init(&nm, names);
    collect_self_costs(&nm, l, sb_fn);
    collect_context_costs(&nm, l, sb_fn);
+   collect_calls(&nm, l, inclusive, sb_fn);
    for (k = 0; k < n_sbs; k++) VG_(free)(sb_fn[k].instr_pos);
    VG_(free)(sb_fn);
-   collect_calls(&nm, l, inclusive);
    cp_naming_free(&nm);
    VG_(free)(l->index);
    l->index = NULL;
