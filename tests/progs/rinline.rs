@@ -1,6 +1,11 @@
 // Built with rustc -O -g (tests/run): mix() and step() are inlined into
 // hot(), so the pprof profile must show them as "(inline)" frames above hot.
-use std::hint::black_box;
+// std::hint::black_box needs Rust 1.66 and Debian 12's rustc is 1.63: a
+// volatile read hides the value from the optimizer on both.
+#[inline(always)]
+fn black_box(x: u64) -> u64 {
+    unsafe { std::ptr::read_volatile(&x) }
+}
 
 #[inline(always)]
 fn mix(x: u64) -> u64 {

@@ -1,7 +1,13 @@
 // REPS times: catcher() runs thrower1->thrower2->thrower3 under catch_unwind;
 // thrower3 panics; after the catch, catcher calls after_catch().
-use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
+// std::hint::black_box needs Rust 1.66 and Debian 12's rustc is 1.63: a
+// volatile read hides the value from the optimizer on both.
+#[inline(always)]
+fn black_box(x: u64) -> u64 {
+    unsafe { std::ptr::read_volatile(&x) }
+}
+
 static SINK: AtomicU64 = AtomicU64::new(0);
 
 #[inline(never)]
