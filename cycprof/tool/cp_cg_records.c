@@ -383,18 +383,18 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* inclusive,
       /* Top-level frames (callsite 0) were entered from nowhere. */
       if (c->callsite == 0 || inclusive[id] == 0) continue;
       caller = frame_function(nm, c->parent, c->callsite);
-      if (c->parent->kind == CtxRoot
-          && !cp_naming_has_symbol(nm, cp_srcpos_of(nm->names,
-                                                    c->callsite))) {
+      if (c->parent->kind == CtxRoot) {
+         SrcPos raw = cp_srcpos_of(nm->names, c->callsite);
          /* Named like the root's own unnamed code (a thread's first
           * code, e.g. a stripped program's _start). */
-         SrcPos raw = cp_srcpos_of(nm->names, c->callsite);
-         if (bases_of != c->parent) {
-            find_unnamed_bases(nm, c->parent, sb_fn, &bases);
-            bases_of = c->parent;
+         if (!cp_naming_has_symbol(nm, raw)) {
+            if (bases_of != c->parent) {
+               find_unnamed_bases(nm, c->parent, sb_fn, &bases);
+               bases_of = c->parent;
+            }
+            caller = cp_naming_code_at(nm, raw, c->parent,
+                                       lowest_unnamed(&bases, raw.obj));
          }
-         caller = cp_naming_code_at(nm, raw, c->parent,
-                                    lowest_unnamed(&bases, raw.obj));
       }
       caller.line = cp_naming_function_at(nm, c->callsite).line;
       new_call(l, caller, c->callsite, cp_naming_function_at(nm, c->fn),
