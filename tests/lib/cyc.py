@@ -549,18 +549,22 @@ def value_int(s):
     return int(m.group(1))
 
 
-def pprof_top(pb, *args):
-    """Parse -top: returns {name: (flat, cum)} (values must be unscaled integers)."""
-    out, err = pprof(["-top", "-nodecount=1000000", "-nodefraction=0", "-edgefraction=0"]
-                     + list(args), pb)
-    res = {}
+def _pprof_top_rows(pb, args):
+    """The table rows of `go tool pprof -top` (no fraction cut-offs), after
+    its `flat flat% ...` header line."""
+    out, err = pprof(["-top", "-nodefraction=0", "-edgefraction=0"] + args, pb)
     started = False
     for line in out.splitlines():
         if re.match(r"^\s*flat\s+flat%", line):
             started = True
-            continue
-        if not started or not line.strip():
-            continue
+        elif started and line.strip():
+            yield line
+
+
+def pprof_top(pb, *args):
+    """Parse -top: returns {name: (flat, cum)} (values must be unscaled integers)."""
+    res = {}
+    for line in _pprof_top_rows(pb, ["-nodecount=1000000"] + list(args)):
         m = re.match(r"^\s*(\S+)\s+\S+%\s+\S+%\s+(\S+)\s+\S+%\s+(.*)$", line)
         if not m:
             raise ValueError("unparsable -top line %r" % line)
@@ -577,16 +581,8 @@ def pprof_lines(pb, *args):
     by (file basename, line); every node without a line goes to (None, 0).
     Nodes are summed (one file:line can be printed under several functions,
     or the same name in two objects)."""
-    out, err = pprof(["-top", "-lines", "-nodecount=100000000", "-nodefraction=0",
-                      "-edgefraction=0"] + list(args), pb)
     res = collections.Counter()
-    started = False
-    for line in out.splitlines():
-        if re.match(r"^\s*flat\s+flat%", line):
-            started = True
-            continue
-        if not started or not line.strip():
-            continue
+    for line in _pprof_top_rows(pb, ["-lines", "-nodecount=100000000"] + list(args)):
         m = re.match(r"^\s*(\S+)\s+\S+%\s+\S+%\s+\S+\s+\S+%\s+(.*)$", line)
         if not m:
             raise ValueError("unparsable -top -lines line %r" % line)
