@@ -62,6 +62,7 @@ static void publish(ThreadStack* t)
    cp_cur_ctx = top ? top->ctx : t->root;
    cp_top_sp  = top ? top->sp : ~(Addr)0;
    cp_top_fn  = top ? top->fn : 0;
+   cp_context_publish(cp_cur_ctx);
 }
 
 static Context* context_of_depth(ThreadStack* t, UInt depth)
@@ -258,10 +259,11 @@ VG_REGPARM(1) void cp_on_sp_rise(Addr sp)
    publish(current);
 }
 
-/* Called at the start of a superblock when the inline check saw that a
- * function is being entered other than by a call, or that the
- * superblock last ran in another context.  One helper for both keeps
- * the inline code to a single branch. */
+/* Called at the start of a superblock that the current frame's function
+ * does not own: another function's code runs in this frame (then its
+ * counters come from the context's table), a function is entered other
+ * than by a call, or a superblock lent counters before.  Leaves the
+ * superblock's counters in cp_dense. */
 VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
 {
    cp_stats.block_entries++;
@@ -270,8 +272,13 @@ VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
    if (sp > cp_top_sp) cp_on_sp_rise(sp);
    if (sb->fn_entry && sb->fn_entry != cp_top_fn)
       enter_function_by_jump(sb, sp);
-   if (sb->cache_ctx != cp_cur_ctx)
-      switch_counters(sb);
+   if (sb->owner == cp_cur_ctx->owner) {
+      cp_context_publish(cp_cur_ctx);
+   } else {
+      cp_stats.foreign_blocks++;
+      if (sb->cache_ctx != cp_cur_ctx) switch_counters(sb);
+      cp_context_lend((UWord)sb->cache_counters - sb->local * sizeof(ULong));
+   }
 }
 
 void cp_callstack_pre_signal(ThreadId tid, Int signo, Bool alt_stack)

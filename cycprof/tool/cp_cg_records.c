@@ -352,7 +352,7 @@ static void collect_context_costs(Naming* nm, RecordList* l,
       const SBInfo* sb;
       const ULong* counts;
       SrcPos frame = { 0 };
-      if (c->n_ccs == 0) continue;
+      if (!cp_context_ran_code(c)) continue;
       if (c->kind != CtxRoot) frame = frame_function(nm, c, 0);
       f.used = 0;
       find_unnamed_bases(nm, c, sb_fn, &bases);

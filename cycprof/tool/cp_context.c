@@ -8,6 +8,7 @@
 #include "cp_counters.h"
 #include "cp_instrument.h"
 #include "cp_options.h"
+#include "cp_owners.h"
 #include "cp_stats.h"
 
 CpStats cp_stats;
@@ -89,6 +90,7 @@ static Context* new_context(Context* parent, Addr callsite, Addr fn,
    c->fn = fn;
    c->kind = kind;
    c->tid = tid;
+   c->owner = cp_owner_id(fn);
    if (n_contexts + 1 >= contexts_capacity) {
       contexts_capacity *= 2;
       all_contexts = VG_(realloc)("cp.ctx.all", all_contexts,
@@ -177,11 +179,72 @@ ULong* cp_counters(Context* ctx, SBInfo* sb)
    return cp_counters_at(ctx->ccs[i].counters);
 }
 
+/* Owner 0 is nobody's: every superblock calls the helper. */
+DenseCounters cp_dense = { 0, 0 };
+
+/* Geometric growth while the function's code is still being translated,
+ * bounded so that a finished function wastes at most a quarter. */
+static void grow_dense(Context* ctx, UInt needed)
+{
+   UInt old = ctx->dense_len, len = needed;
+   if (len < old + old / 4) len = old + old / 4;
+   ctx->dense = VG_(realloc)("cp.ctx.dense", ctx->dense, len * sizeof(ULong));
+   VG_(memset)(ctx->dense + old, 0, (len - old) * sizeof(ULong));
+   ctx->dense_len = len;
+}
+
+void cp_context_publish(Context* ctx)
+{
+   UInt needed = cp_owner(ctx->owner)->n_counters;
+   if (ctx->dense_len < needed) grow_dense(ctx, needed);
+   cp_dense.owner = ctx->owner;
+   cp_dense.base = (UWord)ctx->dense;
+}
+
+void cp_context_lend(UWord base)
+{
+   cp_dense.owner = 0;
+   cp_dense.base = base;
+}
+
+ULong* cp_own_counters(Context* ctx, const SBInfo* sb)
+{
+   tl_assert(sb->owner == ctx->owner);
+   if (sb->local + sb->n_exits > ctx->dense_len)
+      grow_dense(ctx, cp_owner(ctx->owner)->n_counters);
+   return ctx->dense + sb->local;
+}
+
+static Bool all_zero(const ULong* c, UInt n)
+{
+   UInt i;
+   for (i = 0; i < n; i++)
+      if (c[i]) return False;
+   return True;
+}
+
+Bool cp_context_ran_code(const Context* ctx)
+{
+   return ctx->n_ccs > 0 || ctx->dense_len > 0;
+}
+
+/* Positions: first the owner's superblocks, then the table's slots. */
 Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
                          const ULong** counts)
 {
-   for (; *pos < ctx->ccs_capacity; (*pos)++) {
-      const CostCenter* cc = &ctx->ccs[*pos];
+   const Owner* o = cp_owner(ctx->owner);
+   for (; *pos < o->n_sbs; (*pos)++) {
+      const SBInfo* s = o->sbs[*pos];
+      if (s->local + s->n_exits > ctx->dense_len
+          || all_zero(ctx->dense + s->local, s->n_exits))
+         continue;
+      *sb = s;
+      *counts = ctx->dense + s->local;
+      (*pos)++;
+      return True;
+   }
+   for (; *pos - o->n_sbs < ctx->ccs_capacity; (*pos)++) {
+      const CostCenter* cc = &ctx->ccs[*pos - o->n_sbs];
       if (!cc->sb_key) continue;
       *sb = cp_sbinfo_at(cc->sb_key - 1);
       *counts = cp_counters_at(cc->counters);

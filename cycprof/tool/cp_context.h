@@ -12,8 +12,30 @@ Context*    cp_context_root(UInt tid);
  * context, so recursion never grows the tree. */
 Context*    cp_context_enter(Context* parent, Addr callsite, Addr fn,
                              CtxKind kind);
-/* The counters of sb in ctx, created zeroed on first use. */
+/* The counters of sb in ctx, created zeroed on first use: for a
+ * superblock ctx's function does not own, from the context's table; */
 ULong*      cp_counters(Context* ctx, SBInfo* sb);
+/* for one it owns, from the context's dense array, grown as needed. */
+ULong*      cp_own_counters(Context* ctx, const SBInfo* sb);
+
+/* The running thread's context's dense counters, read by the inline
+ * code: a superblock of this owner finds its counters at base + local.
+ * The current context's array always covers all of its owner's
+ * counters, so the owner is all the inline code compares. */
+typedef struct {
+   UWord owner;
+   UWord base;
+} DenseCounters;
+extern DenseCounters cp_dense;
+
+/* Makes ctx's dense counters the current ones, grown to cover every
+ * superblock its owner has by now. */
+void        cp_context_publish(Context* ctx);
+/* For a superblock its frame's function does not own: base such that its
+ * counters are at base + local, for this run of it only; the next
+ * superblock finds no owner and calls the helper, which publishes again. */
+void        cp_context_lend(UWord base);
+Bool        cp_context_ran_code(const Context* ctx);
 /* Walks ctx's cost centers:
  *    for (pos = 0; cp_next_cost_center(ctx, &pos, &sb, &counts); ) ...  */
 Bool        cp_next_cost_center(const Context* ctx, UInt* pos,

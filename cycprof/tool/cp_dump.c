@@ -111,10 +111,11 @@ void cp_dump_all(void)
       VG_(dmsg)("cycprof: helpers: %llu calls, %llu SP rises, %llu block "
                 "entries\n", cp_stats.calls, cp_stats.sp_rises,
                 cp_stats.block_entries);
-      VG_(dmsg)("cycprof: %llu function entries by jump, %llu context "
-                "misses (%llu found among recent contexts)\n",
-                cp_stats.function_entries, cp_stats.context_misses,
-                cp_stats.recent_hits);
+      VG_(dmsg)("cycprof: %llu function entries by jump, %llu blocks run "
+                "in another function's frame, %llu context misses (%llu "
+                "found among recent contexts)\n",
+                cp_stats.function_entries, cp_stats.foreign_blocks,
+                cp_stats.context_misses, cp_stats.recent_hits);
       VG_(dmsg)("cycprof: %llu cost-center lookups, %llu cost centers, "
                 "%llu probes, %llu edges\n", cp_stats.cost_center_lookups,
                 cp_stats.cost_centers, cp_stats.probes, cp_stats.edges);

@@ -21,14 +21,21 @@ void cp_functions_init(void)
 Addr cp_function_of(Addr a)
 {
    UWord* known = cp_addrmap_find(&function_of_addr, a);
-   PtrdiffT offset;
-   Addr fn = a;
+   Addr fn;
    if (known) return *known;
-   if (VG_(get_inst_offset_in_function)(VG_(current_DiEpoch)(), a, &offset)
-       && offset >= 0)
-      fn = a - offset;
+   if (!cp_function_named(a, &fn)) fn = a;
    cp_addrmap_put(&function_of_addr, a, fn);
    return fn;
+}
+
+Bool cp_function_named(Addr a, Addr* fn)
+{
+   PtrdiffT offset;
+   if (!VG_(get_inst_offset_in_function)(VG_(current_DiEpoch)(), a, &offset)
+       || offset < 0)
+      return False;
+   *fn = a - offset;
+   return True;
 }
 
 Bool cp_is_function_entry(Addr a)

@@ -16,9 +16,11 @@
 #include "libvex_guest_offsets.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
+#include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_functions.h"
 #include "cp_instrument.h"
+#include "cp_owners.h"
 #include "cp_types.h"
 
 static XArray* all_sbinfos;   /* SBInfo*; kept because cost centers point in */
@@ -54,6 +56,7 @@ static UInt count_exit_groups(const IRSB* in, UInt* n_instrs)
 static SBInfo* describe_superblock(const IRSB* in)
 {
    UInt n_instrs, n_groups = count_exit_groups(in, &n_instrs), i;
+   Addr owner_fn;
    SBInfo* sb;
    if (n_instrs == 0) return NULL;
    tl_assert(n_instrs <= CP_MAX_SB_INSTRS);
@@ -77,6 +80,10 @@ static SBInfo* describe_superblock(const IRSB* in)
    sb->fn_entry = cp_is_function_entry(sb->addr) ? sb->addr : 0;
    if (in->jumpkind == Ijk_Call)
       sb->call = cp_arena_alloc(sizeof(CallSiteCache));
+   /* Code without a symbol belongs to the frame it is first run in. */
+   if (!cp_function_named(sb->addr, &owner_fn)) owner_fn = cp_top_fn;
+   cp_owner_take(cp_owner_id(owner_fn), sb);
+   cp_context_publish(cp_cur_ctx);   /* covers the new counters */
 
    if (!all_sbinfos)
       all_sbinfos = VG_(newXA)(VG_(malloc), "cp.sbinfos", VG_(free),
@@ -136,37 +143,32 @@ static void note_jump_site(IRSB* out, Addr site, IRExpr* taken)
       addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, value));
 }
 
-static IRExpr* or_words(IRSB* out, IRExpr* a, IRExpr* b)
+static IRExpr* binop(IRSB* out, IROp op, IRExpr* a, IRExpr* b)
 {
-   return new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, a, b));
+   return new_tmp(out, Ity_I64, IRExpr_Binop(op, a, b));
+}
+
+static IRExpr* word(ULong w)
+{
+   return IRExpr_Const(IRConst_U64(w));
 }
 
 /* Runs first in every superblock: one branch decides whether the helper
- * must run (the superblock last ran in another context, or a function is
- * entered other than by a call); then the counters are loaded. */
+ * must run (the current frame's function does not own this superblock:
+ * see cp_owners.h; that also catches a function entered other than by a
+ * call, since a frame's function owns its entry).  Returns the address of
+ * the superblock's counters. */
 static IRExpr* add_prologue(IRSB* out, SBInfo* sb)
 {
    IRExpr* sp = new_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
-   IRExpr* ctx = load64(out, &cp_cur_ctx);
-   IRExpr* cached = load64(out, &sb->cache_ctx);
-   IRExpr* need;
-   if (sb->fn_entry) {
-      IRExpr* top_fn = load64(out, &cp_top_fn);
-      IRExpr* entry = IRExpr_Const(IRConst_U64(sb->fn_entry));
-      /* Nonzero iff the contexts differ or another function is on top. */
-      need = or_words(out,
-                      new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, ctx,
-                                                         cached)),
-                      new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Xor64, top_fn,
-                                                         entry)));
-      need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, need,
-                                               IRExpr_Const(IRConst_U64(0))));
-   } else {
-      need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, ctx, cached));
-   }
+   IRExpr* need = new_tmp(out, Ity_I1,
+                          IRExpr_Binop(Iop_CmpNE64,
+                                       load64(out, &cp_dense.owner),
+                                       word(sb->owner)));
    call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
            mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
-   return load64(out, &sb->cache_counters);
+   return binop(out, Iop_Add64, load64(out, &cp_dense.base),
+                word(sb->local * sizeof(ULong)));
 }
 
 /* Frames die when SP rises above their return slot.  That happens on

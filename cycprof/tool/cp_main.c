@@ -12,6 +12,7 @@
 #include "cp_functions.h"
 #include "cp_instrument.h"
 #include "cp_options.h"
+#include "cp_owners.h"
 #include "cp_outfile.h"
 
 #ifndef CYCPROF_VERSION
@@ -35,6 +36,7 @@ static void cp_post_clo_init(void)
     * off whatever the user asked. */
    VG_(clo_vex_control).guest_chase = False;
    cp_functions_init();
+   cp_owners_init();
    cp_context_init();
    cp_callstack_init();
    cp_dump_init();

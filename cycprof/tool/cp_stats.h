@@ -9,7 +9,8 @@ typedef struct {
    ULong sp_rises;         /* cp_on_sp_rise */
    ULong block_entries;    /* cp_on_block_entry, for any of: */
    ULong function_entries; /*   a function entered other than by a call */
-   ULong context_misses;   /*   the superblock's counters changed */
+   ULong foreign_blocks;   /*   code run in another function's frame */
+   ULong context_misses;   /*     its cached counters were another context's */
    ULong recent_hits;      /* misses found among recent contexts */
    ULong cost_center_lookups;  /* misses that reached the hash table */
    ULong cost_centers;

@@ -4,7 +4,9 @@
  * instruction address).  A calling context is a node of a per-thread tree;
  * a shadow call stack per thread says which node is current.  Counting is
  * done by inline IR: each superblock exit adds to a per-(context, superblock)
- * counter, so helpers run only when the context changes. */
+ * counter, at a fixed place in the context's array when the frame's
+ * function owns the superblock (cp_owners.h), so helpers run only when
+ * the stack changes or code runs in another function's frame. */
 #ifndef CP_TYPES_H
 #define CP_TYPES_H
 
@@ -41,6 +43,8 @@ typedef struct SBInfo {
    UInt   n_exits;         /* side exits + the final exit */
    Addr*  instr_addr;      /* [n_instrs] */
    UInt*  exit_ninstrs;    /* [n_exits] instructions done when leaving there */
+   UInt   owner;           /* function whose frames count it (cp_owners.h) */
+   UInt   local;           /* its first counter among the owner's */
    /* One-entry cache: the counters of (cache_ctx, this superblock).  The
     * inline code compares cache_ctx with cp_cur_ctx and calls a helper
     * only on a mismatch. */
@@ -70,7 +74,11 @@ typedef struct Context {
    UInt        tid;
    CtxKind     kind;
    ULong       calls;      /* how often a frame entered this context */
-   CostCenter* ccs;        /* [ccs_capacity], a power of two, or NULL */
+   UInt        owner;      /* fn's id in cp_owners.h */
+   UInt        dense_len;
+   ULong*      dense;      /* [dense_len]: counters of superblocks fn owns */
+   CostCenter* ccs;        /* [ccs_capacity], a power of two, or NULL:
+                            * superblocks run here that fn does not own */
    UInt        n_ccs;
    UInt        ccs_capacity;
 } Context;

@@ -1,0 +1,62 @@
+/* cycprof: functions as owners of dense counter arrays (see cp_owners.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_addrmap.h"
+#include "cp_owners.h"
+
+static AddrMap id_of_fn;   /* function entry -> owner id */
+static Owner*  owners;     /* [1 .. n_owners]; [0] is the root's */
+static UInt    n_owners, owners_capacity;
+
+static UInt new_owner(Addr fn)
+{
+   if (n_owners + 1 >= owners_capacity) {
+      owners_capacity = owners_capacity ? 2 * owners_capacity : 1024;
+      owners = VG_(realloc)("cp.owners", owners,
+                            owners_capacity * sizeof(Owner));
+   }
+   n_owners++;
+   owners[n_owners] = (Owner){ .fn = fn };
+   return n_owners;
+}
+
+void cp_owners_init(void)
+{
+   cp_addrmap_init(&id_of_fn, 4096);
+   new_owner(0);   /* id 1: code run before a thread's first frame */
+}
+
+UInt cp_owner_id(Addr fn)
+{
+   UWord* known;
+   UInt id;
+   if (fn == 0) return 1;
+   known = cp_addrmap_find(&id_of_fn, fn);
+   if (known) return *known;
+   id = new_owner(fn);
+   cp_addrmap_put(&id_of_fn, fn, id);
+   return id;
+}
+
+const Owner* cp_owner(UInt id)
+{
+   tl_assert(id >= 1 && id <= n_owners);
+   return &owners[id];
+}
+
+void cp_owner_take(UInt id, SBInfo* sb)
+{
+   Owner* o;
+   tl_assert(id >= 1 && id <= n_owners);
+   o = &owners[id];
+   if (o->n_sbs == o->sbs_capacity) {
+      o->sbs_capacity = o->sbs_capacity ? 2 * o->sbs_capacity : 4;
+      o->sbs = VG_(realloc)("cp.owners.sbs", o->sbs,
+                            o->sbs_capacity * sizeof(SBInfo*));
+   }
+   o->sbs[o->n_sbs++] = sb;
+   sb->owner = id;
+   sb->local = o->n_counters;
+   o->n_counters += sb->n_exits;
+}

@@ -1,0 +1,32 @@
+/* cycprof: functions as owners of dense counter arrays.
+ *
+ * Most superblocks run in frames of the function they belong to.  Each
+ * function numbers its superblocks' counters 0, 1, 2, ... and each
+ * context keeps one array of them for its frame's function, so the inline
+ * code finds a superblock's counters at a fixed offset from the current
+ * context's array, with no cache to miss when a function is called from
+ * several places in turn.  Superblocks running in another function's
+ * frame go through the context's cost-center table instead. */
+#ifndef CP_OWNERS_H
+#define CP_OWNERS_H
+
+#include "pub_tool_basics.h"
+#include "cp_types.h"
+
+typedef struct {
+   Addr    fn;
+   UInt    n_counters;
+   UInt    n_sbs;
+   SBInfo** sbs;         /* [n_sbs], in counter order */
+   UInt    sbs_capacity;
+} Owner;
+
+void         cp_owners_init(void);
+/* The owner id of function fn (an entry address, or 0 for a thread's
+ * root), created on first use; ids start at 1. */
+UInt         cp_owner_id(Addr fn);
+const Owner* cp_owner(UInt id);
+/* Gives sb its place in the owner's counters: sb->owner, sb->local. */
+void         cp_owner_take(UInt id, SBInfo* sb);
+
+#endif
