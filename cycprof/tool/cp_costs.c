@@ -10,7 +10,7 @@
 #include "cp_context.h"
 #include "cp_costs.h"
 
-static void append(AddrCostList* list, Addr addr, ULong count)
+void cp_addrcostlist_append(AddrCostList* list, Addr addr, ULong count)
 {
    if (list->used == list->capacity) {
       list->capacity = list->capacity ? 2 * list->capacity : 256;
@@ -77,17 +77,6 @@ void cp_instr_counts(const SBInfo* sb, const ULong* counts, ULong* per_instr)
    }
 }
 
-void cp_expand_counts(const SBInfo* sb, const ULong* counts,
-                      AddrCostList* list)
-{
-   ULong per_instr[CP_MAX_SB_INSTRS];
-   UInt i;
-   tl_assert(sb->n_instrs <= CP_MAX_SB_INSTRS);
-   cp_instr_counts(sb, counts, per_instr);
-   for (i = 0; i < sb->n_instrs; i++)
-      if (per_instr[i]) append(list, sb->instr_addr[i], per_instr[i]);
-}
-
 ULong cp_counts_total(const SBInfo* sb, const ULong* counts)
 {
    ULong total = 0;
@@ -97,14 +86,9 @@ ULong cp_counts_total(const SBInfo* sb, const ULong* counts)
    return total;
 }
 
-void cp_context_self_costs(const Context* ctx, AddrCostList* list)
+void cp_sort_and_merge(AddrCostList* list)
 {
    UInt i, o = 0;
-   list->used = 0;
-   const SBInfo* sb;
-   const ULong* counts;
-   for (i = 0; cp_next_cost_center(ctx, &i, &sb, &counts); )
-      cp_expand_counts(sb, counts, list);
    if (list->used == 0) return;
    sort_by_addr(list->items, list->used);
    for (i = 1; i < list->used; i++) {

@@ -2,6 +2,7 @@
  * userland helper that turns it into a pprof profile.  zlib and
  * protobuf-c cannot run inside a tool, hence the helper. */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
@@ -12,6 +13,7 @@
 #include "cp_addrmap.h"
 #include "cp_context.h"
 #include "cp_costs.h"
+#include "cp_instrument.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
 #include "cp_options.h"
@@ -29,17 +31,57 @@ static Bool adds_frame(const Context* c)
    return c->parent == NULL || c->callsite != 0;
 }
 
-static void collect_locations(LocationSet* s)
+/* The location id of every instruction that ran, per superblock:
+ * loc[first[sb id] + i], 0 where instruction i never ran.  Locating per
+ * superblock rather than per (context, address) looks each address up
+ * once. */
+typedef struct {
+   UInt* first;     /* [n_sbs + 1] */
+   UInt* loc;
+} SuperblockLocations;
+
+static void locate_superblocks(LocationSet* s, SuperblockLocations* sl)
 {
-   AddrCostList costs = { 0 };
-   UInt id, i, n = cp_context_count();
+   UInt n_sbs = cp_sbinfo_count(), n = cp_context_count(), k, i, id;
+   UInt* first_exit = VG_(malloc)("cp.st.exits", (n_sbs + 1) * sizeof(UInt));
+   ULong per_instr[CP_MAX_SB_INSTRS];
+   ULong* runs;   /* exit counters summed over all contexts */
+   sl->first = VG_(malloc)("cp.st.first", (n_sbs + 1) * sizeof(UInt));
+   first_exit[0] = sl->first[0] = 0;
+   for (k = 0; k < n_sbs; k++) {
+      const SBInfo* sb = cp_sbinfo_at(k);
+      first_exit[k + 1] = first_exit[k] + sb->n_exits;
+      sl->first[k + 1] = sl->first[k] + sb->n_instrs;
+   }
+   runs = VG_(calloc)("cp.st.runs", first_exit[n_sbs] + 1, sizeof(ULong));
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_by_id(id);
+      const SBInfo* sb;
+      const ULong* counts;
+      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
+         for (i = 0; i < sb->n_exits; i++)
+            runs[first_exit[sb->id] + i] += counts[i];
+   }
+   sl->loc = VG_(calloc)("cp.st.loc", sl->first[n_sbs] + 1, sizeof(UInt));
+   for (k = 0; k < n_sbs; k++) {
+      const SBInfo* sb = cp_sbinfo_at(k);
+      cp_instr_counts(sb, runs + first_exit[k], per_instr);
+      for (i = 0; i < sb->n_instrs; i++)
+         if (per_instr[i])
+            sl->loc[sl->first[k] + i] = cp_locset_id(s, sb->instr_addr[i]);
+   }
+   VG_(free)(runs);
+   VG_(free)(first_exit);
+}
+
+/* Call sites are locations too, and all are written before the nodes. */
+static void locate_callsites(LocationSet* s)
+{
+   UInt id, n = cp_context_count();
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       if (c->callsite) cp_locset_id(s, c->callsite);
-      cp_context_self_costs(c, &costs);
-      for (i = 0; i < costs.used; i++) cp_locset_id(s, costs.items[i].addr);
    }
-   cp_addrcostlist_free(&costs);
 }
 
 /* The dump's fields are TAB separated: keep names on one field. */
@@ -166,63 +208,59 @@ static void write_nodes(OutFile* out, LocationSet* s, Nodes* nd)
    VG_(free)(by_key.values);
 }
 
-typedef struct {
-   UInt  loc;
-   ULong count;
-} LocCost;
-
-static Int by_loc(const void* a, const void* b)
-{
-   UInt x = ((const LocCost*)a)->loc, y = ((const LocCost*)b)->loc;
-   return x < y ? -1 : x > y ? 1 : 0;
-}
-
 /* One sample per (node, leaf location): the node's contexts' costs,
  * mapped to locations and summed.  Expands the counters again rather
  * than keeping them from collect_locations: the dump needs every location
  * before the first sample, and keeping all (context, address) pairs would
  * make memory grow with the sample count.  Returns the number of sample
  * records written. */
-static ULong write_samples(OutFile* out, LocationSet* s, const Nodes* nd)
+static void add_context_costs(const Context* c,
+                              const SuperblockLocations* sl,
+                              AddrCostList* by_loc)
 {
-   AddrCostList costs = { 0 };
-   LocCost* lc = NULL;
-   UInt node, id, i, o, used, cap = 0;
+   ULong per_instr[CP_MAX_SB_INSTRS];
+   const SBInfo* sb;
+   const ULong* counts;
+   UInt k, i;
+   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+      const UInt* loc = sl->loc + sl->first[sb->id];
+      cp_instr_counts(sb, counts, per_instr);
+      for (i = 0; i < sb->n_instrs; i++)
+         if (per_instr[i]) {
+            tl_assert(loc[i] != 0);
+            cp_addrcostlist_append(by_loc, loc[i], per_instr[i]);
+         }
+   }
+}
+
+static ULong write_samples(OutFile* out, const SuperblockLocations* sl,
+                           const Nodes* nd)
+{
+   AddrCostList by_loc = { 0 };   /* addr: a location id */
+   UInt node, id, i;
    ULong samples = 0;
    for (node = 1; node <= nd->n_nodes; node++) {
       UInt tid = 0;
-      used = 0;
+      by_loc.used = 0;
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
          tid = c->tid;   /* a node never spans threads: roots are apart */
-         cp_context_self_costs(c, &costs);
-         if (used + costs.used > cap) {
-            cap = 2 * (used + costs.used);
-            lc = VG_(realloc)("cp.st.loccost", lc, cap * sizeof(LocCost));
-         }
-         for (i = 0; i < costs.used; i++, used++) {
-            lc[used].loc = cp_locset_id(s, costs.items[i].addr);
-            lc[used].count = costs.items[i].count;
-         }
+         add_context_costs(c, sl, &by_loc);
       }
-      if (used == 0) continue;
-      VG_(ssort)(lc, used, sizeof(LocCost), by_loc);
-      for (i = 1, o = 0; i < used; i++) {
-         if (lc[i].loc == lc[o].loc) lc[o].count += lc[i].count;
-         else lc[++o] = lc[i];
-      }
-      for (i = 0; i <= o; i++, samples++)
-         cp_outfile_printf(out, "sample\t%u\t%u\t%u\t%llu\n", node,
-                           lc[i].loc, tid, lc[i].count);
+      cp_sort_and_merge(&by_loc);
+      for (i = 0; i < by_loc.used; i++, samples++)
+         cp_outfile_printf(out, "sample\t%u\t%lu\t%u\t%llu\n", node,
+                           by_loc.items[i].addr, tid, by_loc.items[i].count);
    }
-   VG_(free)(lc);
-   cp_addrcostlist_free(&costs);
+   cp_addrcostlist_free(&by_loc);
    return samples;
 }
 
-static Bool write_dump(const HChar* path, ULong total, const HChar* cmd)
+static Bool write_dump(const HChar* path, ULong total, const HChar* cmd,
+                       Int pid)
 {
    LocationSet s;
+   SuperblockLocations sl;
    OutFile* out = cp_outfile_open(path);
    ULong samples;
    Nodes nd;
@@ -230,19 +268,20 @@ static Bool write_dump(const HChar* path, ULong total, const HChar* cmd)
    UInt t0 = VG_(read_millisecond_timer)(), t1;
    if (!out) return False;
    cp_locset_init(&s, cp_opts.pprof_by_line);
-   collect_locations(&s);
+   locate_superblocks(&s, &sl);
+   locate_callsites(&s);
    t1 = VG_(read_millisecond_timer)();
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");
    put_field(out, cmd);
    cp_outfile_printf(out, "\npid\t%d\nduration_ns\t%llu\ntotal\t%llu\n",
-                     VG_(getpid)(), VG_(read_millisecond_timer)() * 1000000ULL,
+                     pid, VG_(read_millisecond_timer)() * 1000000ULL,
                      total);
    write_maps(out);
    write_functions(out, &s.functions);
    write_locations(out, &s);
    write_nodes(out, &s, &nd);
-   samples = write_samples(out, &s, &nd);
+   samples = write_samples(out, &sl, &nd);
    cp_outfile_printf(out, "end\t%llu\n", samples);
    ok = cp_outfile_commit(out);
    if (VG_(clo_stats))
@@ -255,6 +294,8 @@ static Bool write_dump(const HChar* path, ULong total, const HChar* cmd)
    VG_(free)(nd.node_of);
    VG_(free)(nd.first_ctx);
    VG_(free)(nd.next_ctx);
+   VG_(free)(sl.first);
+   VG_(free)(sl.loc);
    cp_locset_free(&s);
    return ok;
 }
@@ -279,7 +320,8 @@ static HChar* find_helper(void)
    return VG_(strdup)("cp.st.helper", CYCPROF_BINDIR "/cycprof");
 }
 
-void cp_write_pprof(const HChar* path, ULong total, const HChar* cmd)
+void cp_write_pprof(const HChar* path, ULong total, const HChar* cmd,
+                    Int pid)
 {
    SizeT n = VG_(strlen)(path) + 16;
    HChar* dump = VG_(malloc)("cp.st.dump", n);
@@ -288,7 +330,7 @@ void cp_write_pprof(const HChar* path, ULong total, const HChar* cmd)
    Int status;
 
    VG_(snprintf)(dump, n, "%s.stacks", path);
-   if (!write_dump(dump, total, cmd)) {
+   if (!write_dump(dump, total, cmd, pid)) {
       VG_(umsg)("cycprof: cannot write %s; no pprof profile\n", dump);
       goto out;
    }

@@ -4,8 +4,10 @@
 
 #include "pub_tool_basics.h"
 
-/* Writes the pprof profile at path through the userland 'cycprof pprof';
- * on failure says so in one line and leaves no file behind. */
-void cp_write_pprof(const HChar* path, ULong total, const HChar* cmd);
+/* Writes the pprof profile of process pid at path through the userland
+ * 'cycprof pprof'; on failure says so in one line and leaves no file
+ * behind. */
+void cp_write_pprof(const HChar* path, ULong total, const HChar* cmd,
+                    Int pid);
 
 #endif
