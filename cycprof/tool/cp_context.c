@@ -90,7 +90,7 @@ static Context* new_context(Context* parent, Addr callsite, Addr fn,
    c->fn = fn;
    c->kind = kind;
    c->tid = tid;
-   c->owner = cp_owner_id(fn);
+   c->owner = cp_owner_of_frame(fn);
    if (n_contexts + 1 >= contexts_capacity) {
       contexts_capacity *= 2;
       all_contexts = VG_(realloc)("cp.ctx.all", all_contexts,
@@ -195,8 +195,11 @@ static void grow_dense(Context* ctx, UInt needed)
 
 void cp_context_publish(Context* ctx)
 {
-   UInt needed = cp_owner(ctx->owner)->n_counters;
-   if (ctx->dense_len < needed) grow_dense(ctx, needed);
+   if (ctx->dense_epoch != cp_owners_epoch) {
+      UInt needed = cp_owner(ctx->owner)->n_counters;
+      if (ctx->dense_len < needed) grow_dense(ctx, needed);
+      ctx->dense_epoch = cp_owners_epoch;
+   }
    cp_dense.owner = ctx->owner;
    cp_dense.base = (UWord)ctx->dense;
 }
@@ -205,14 +208,6 @@ void cp_context_lend(UWord base)
 {
    cp_dense.owner = 0;
    cp_dense.base = base;
-}
-
-ULong* cp_own_counters(Context* ctx, const SBInfo* sb)
-{
-   tl_assert(sb->owner == ctx->owner);
-   if (sb->local + sb->n_exits > ctx->dense_len)
-      grow_dense(ctx, cp_owner(ctx->owner)->n_counters);
-   return ctx->dense + sb->local;
 }
 
 static Bool all_zero(const ULong* c, UInt n)

@@ -12,11 +12,9 @@ Context*    cp_context_root(UInt tid);
  * context, so recursion never grows the tree. */
 Context*    cp_context_enter(Context* parent, Addr callsite, Addr fn,
                              CtxKind kind);
-/* The counters of sb in ctx, created zeroed on first use: for a
- * superblock ctx's function does not own, from the context's table; */
+/* The counters of sb in ctx, created zeroed on first use, for a
+ * superblock ctx's function does not own (the others are in ctx->dense). */
 ULong*      cp_counters(Context* ctx, SBInfo* sb);
-/* for one it owns, from the context's dense array, grown as needed. */
-ULong*      cp_own_counters(Context* ctx, const SBInfo* sb);
 
 /* The running thread's context's dense counters, read by the inline
  * code: a superblock of this owner finds its counters at base + local.

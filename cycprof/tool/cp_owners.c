@@ -5,7 +5,10 @@
 #include "cp_addrmap.h"
 #include "cp_owners.h"
 
+ULong cp_owners_epoch = 1;
+
 static AddrMap id_of_fn;   /* function entry -> owner id */
+static AddrMap owner_at;   /* superblock address -> its owner id */
 static Owner*  owners;     /* [1 .. n_owners]; [0] is the root's */
 static UInt    n_owners, owners_capacity;
 
@@ -24,6 +27,7 @@ static UInt new_owner(Addr fn)
 void cp_owners_init(void)
 {
    cp_addrmap_init(&id_of_fn, 4096);
+   cp_addrmap_init(&owner_at, 4096);
    new_owner(0);   /* id 1: code run before a thread's first frame */
 }
 
@@ -37,6 +41,12 @@ UInt cp_owner_id(Addr fn)
    id = new_owner(fn);
    cp_addrmap_put(&id_of_fn, fn, id);
    return id;
+}
+
+UInt cp_owner_of_frame(Addr fn)
+{
+   UWord* entry = fn ? cp_addrmap_find(&owner_at, fn) : NULL;
+   return entry ? *entry : cp_owner_id(fn);
 }
 
 const Owner* cp_owner(UInt id)
@@ -57,6 +67,9 @@ void cp_owner_take(UInt id, SBInfo* sb)
    }
    o->sbs[o->n_sbs++] = sb;
    sb->owner = id;
+   if (!cp_addrmap_find(&owner_at, sb->addr))
+      cp_addrmap_put(&owner_at, sb->addr, id);
    sb->local = o->n_counters;
    o->n_counters += sb->n_exits;
+   cp_owners_epoch++;
 }

@@ -26,7 +26,15 @@ void         cp_owners_init(void);
  * root), created on first use; ids start at 1. */
 UInt         cp_owner_id(Addr fn);
 const Owner* cp_owner(UInt id);
+/* The owner whose counters a frame of fn uses: fn's own, unless fn has
+ * no symbol and its entry was first run in another frame (reached by a
+ * tail jump): then that frame's function owns the code, and frames of fn
+ * use its counters too. */
+UInt         cp_owner_of_frame(Addr fn);
 /* Gives sb its place in the owner's counters: sb->owner, sb->local. */
 void         cp_owner_take(UInt id, SBInfo* sb);
+/* Changes whenever some owner takes a superblock: an array sized at the
+ * same epoch needs no look at its owner. */
+extern ULong cp_owners_epoch;
 
 #endif

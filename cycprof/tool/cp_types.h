@@ -67,16 +67,18 @@ typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
 /* A calling context: the chain of active calls from a thread's root. */
 typedef struct Context {
+   /* What every call touches first, in one cache line. */
    struct Context* parent;
+   ULong       calls;      /* how often a frame entered this context */
+   UInt        owner;      /* fn's id in cp_owners.h */
+   UInt        dense_len;
+   ULong*      dense;      /* [dense_len]: counters of superblocks fn owns */
+   ULong       dense_epoch;   /* cp_owners_epoch() when dense was sized */
    Addr        callsite;   /* where control left the parent (0 for roots) */
    Addr        fn;         /* function of this frame; signo for signals */
    UInt        id;         /* dense, creation order: parents first */
    UInt        tid;
    CtxKind     kind;
-   ULong       calls;      /* how often a frame entered this context */
-   UInt        owner;      /* fn's id in cp_owners.h */
-   UInt        dense_len;
-   ULong*      dense;      /* [dense_len]: counters of superblocks fn owns */
    CostCenter* ccs;        /* [ccs_capacity], a power of two, or NULL:
                             * superblocks run here that fn does not own */
    UInt        n_ccs;
