@@ -157,27 +157,15 @@ typedef struct {
 static void collect_self_costs(Naming* nm, RecordList* l,
                                SuperblockFunction* sb_fn)
 {
-   UInt n_sbs = cp_sbinfo_count(), id, k, i, n = cp_context_count();
-   UInt* first = VG_(malloc)("cp.cg.first", (n_sbs + 1) * sizeof(UInt));
+   UInt n_sbs = cp_sbinfo_count(), k, i;
    SrcPos at[CP_MAX_SB_INSTRS];
-   ULong* sums;
-   first[0] = 0;
-   for (k = 0; k < n_sbs; k++)
-      first[k + 1] = first[k] + cp_sbinfo_at(k)->n_exits;
-   sums = VG_(calloc)("cp.cg.sums", first[n_sbs] + 1, sizeof(ULong));
-   for (id = 1; id <= n; id++) {
-      const Context* c = cp_context_by_id(id);
-      const SBInfo* sb;
-      const ULong* counts;
-      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
-         for (i = 0; i < sb->n_exits; i++)
-            sums[first[sb->id] + i] += counts[i];
-   }
+   SuperblockRuns sums;
+   cp_superblock_runs(&sums);
    for (k = 0; k < n_sbs; k++) {
       const SBInfo* sb = cp_sbinfo_at(k);
       SuperblockFunction* info = &sb_fn[k];
       ULong per_instr[CP_MAX_SB_INSTRS];
-      cp_instr_counts(sb, sums + first[k], per_instr);
+      cp_instr_counts(sb, sums.runs + sums.first[k], per_instr);
       info->kind = OneFunction;
       for (i = 0; i < sb->n_instrs; i++) {
          at[i] = cp_srcpos_of(nm->names, sb->instr_addr[i]);
@@ -205,8 +193,7 @@ static void collect_self_costs(Naming* nm, RecordList* l,
          VG_(memcpy)(info->instr_pos, at, sb->n_instrs * sizeof(SrcPos));
       }
    }
-   VG_(free)(sums);
-   VG_(free)(first);
+   cp_superblock_runs_free(&sums);
 }
 
 /* Per object, the lowest address without a symbol that ran in one

@@ -9,6 +9,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_context.h"
 #include "cp_costs.h"
+#include "cp_instrument.h"
 
 void cp_addrcostlist_append(AddrCostList* list, Addr addr, ULong count)
 {
@@ -75,6 +76,30 @@ void cp_instr_counts(const SBInfo* sb, const ULong* counts, ULong* per_instr)
       }
       per_instr[i] = ran;
    }
+}
+
+void cp_superblock_runs(SuperblockRuns* r)
+{
+   UInt n_sbs = cp_sbinfo_count(), n = cp_context_count(), id, k, i;
+   r->first = VG_(malloc)("cp.costs.first", (n_sbs + 1) * sizeof(UInt));
+   r->first[0] = 0;
+   for (k = 0; k < n_sbs; k++)
+      r->first[k + 1] = r->first[k] + cp_sbinfo_at(k)->n_exits;
+   r->runs = VG_(calloc)("cp.costs.runs", r->first[n_sbs] + 1, sizeof(ULong));
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_by_id(id);
+      const SBInfo* sb;
+      const ULong* counts;
+      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
+         for (i = 0; i < sb->n_exits; i++)
+            r->runs[r->first[sb->id] + i] += counts[i];
+   }
+}
+
+void cp_superblock_runs_free(SuperblockRuns* r)
+{
+   VG_(free)(r->first);
+   VG_(free)(r->runs);
 }
 
 ULong cp_counts_total(const SBInfo* sb, const ULong* counts)

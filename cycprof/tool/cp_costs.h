@@ -26,6 +26,14 @@ void  cp_addrcostlist_free(AddrCostList* list);
 /* per_instr[i]: how often instruction i of sb ran, from its exit counters. */
 void  cp_instr_counts(const SBInfo* sb, const ULong* counts,
                       ULong* per_instr);
+/* Every superblock's exit counters summed over all contexts: those of
+ * superblock id k are runs[first[k]], ..., runs[first[k + 1] - 1]. */
+typedef struct {
+   UInt*  first;   /* [n_sbs + 1] */
+   ULong* runs;
+} SuperblockRuns;
+void  cp_superblock_runs(SuperblockRuns* r);
+void  cp_superblock_runs_free(SuperblockRuns* r);
 /* Instructions those counters stand for. */
 ULong cp_counts_total(const SBInfo* sb, const ULong* counts);
 

@@ -42,36 +42,23 @@ typedef struct {
 
 static void locate_superblocks(LocationSet* s, SuperblockLocations* sl)
 {
-   UInt n_sbs = cp_sbinfo_count(), n = cp_context_count(), k, i, id;
-   UInt* first_exit = VG_(malloc)("cp.st.exits", (n_sbs + 1) * sizeof(UInt));
+   UInt n_sbs = cp_sbinfo_count(), k, i;
    ULong per_instr[CP_MAX_SB_INSTRS];
-   ULong* runs;   /* exit counters summed over all contexts */
+   SuperblockRuns sums;
+   cp_superblock_runs(&sums);
    sl->first = VG_(malloc)("cp.st.first", (n_sbs + 1) * sizeof(UInt));
-   first_exit[0] = sl->first[0] = 0;
-   for (k = 0; k < n_sbs; k++) {
-      const SBInfo* sb = cp_sbinfo_at(k);
-      first_exit[k + 1] = first_exit[k] + sb->n_exits;
-      sl->first[k + 1] = sl->first[k] + sb->n_instrs;
-   }
-   runs = VG_(calloc)("cp.st.runs", first_exit[n_sbs] + 1, sizeof(ULong));
-   for (id = 1; id <= n; id++) {
-      const Context* c = cp_context_by_id(id);
-      const SBInfo* sb;
-      const ULong* counts;
-      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
-         for (i = 0; i < sb->n_exits; i++)
-            runs[first_exit[sb->id] + i] += counts[i];
-   }
+   sl->first[0] = 0;
+   for (k = 0; k < n_sbs; k++)
+      sl->first[k + 1] = sl->first[k] + cp_sbinfo_at(k)->n_instrs;
    sl->loc = VG_(calloc)("cp.st.loc", sl->first[n_sbs] + 1, sizeof(UInt));
    for (k = 0; k < n_sbs; k++) {
       const SBInfo* sb = cp_sbinfo_at(k);
-      cp_instr_counts(sb, runs + first_exit[k], per_instr);
+      cp_instr_counts(sb, sums.runs + sums.first[k], per_instr);
       for (i = 0; i < sb->n_instrs; i++)
          if (per_instr[i])
             sl->loc[sl->first[k] + i] = cp_locset_id(s, sb->instr_addr[i]);
    }
-   VG_(free)(runs);
-   VG_(free)(first_exit);
+   cp_superblock_runs_free(&sums);
 }
 
 /* Call sites are locations too, and all are written before the nodes. */
