@@ -155,16 +155,20 @@ static IRExpr* word(ULong w)
 
 /* Runs first in every superblock: one branch decides whether the helper
  * must run (the current frame's function does not own this superblock:
- * see cp_owners.h; that also catches a function entered other than by a
- * call, since a frame's function owns its entry).  Returns the address of
+ * see cp_owners.h; or a function is entered other than by a call: a
+ * frame may share its owner with another function, so owning the entry
+ * does not mean being that function's frame).  Returns the address of
  * the superblock's counters. */
 static IRExpr* add_prologue(IRSB* out, SBInfo* sb)
 {
    IRExpr* sp = new_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
-   IRExpr* need = new_tmp(out, Ity_I1,
-                          IRExpr_Binop(Iop_CmpNE64,
-                                       load64(out, &cp_dense.owner),
-                                       word(sb->owner)));
+   IRExpr* need = binop(out, Iop_Xor64, load64(out, &cp_dense.owner),
+                        word(sb->owner));
+   if (sb->fn_entry)
+      need = binop(out, Iop_Or64, need,
+                   binop(out, Iop_Xor64, load64(out, &cp_top_fn),
+                         word(sb->fn_entry)));
+   need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, need, word(0)));
    call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
            mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
    return binop(out, Iop_Add64, load64(out, &cp_dense.base),
