@@ -54,14 +54,24 @@ static Frame* top_frame(ThreadStack* t)
 }
 
 /* The inline code reads the running thread's top frame from globals. */
+static inline void show_top(const Frame* top)
+{
+   cp_cur_ctx = top->ctx;
+   cp_top_sp  = top->sp;
+   cp_top_fn  = top->fn;
+   cp_context_publish(cp_cur_ctx);
+}
+
 static void publish(ThreadStack* t)
 {
-   Frame* top;
    if (t != current) return;
-   top = top_frame(t);
-   cp_cur_ctx = top ? top->ctx : t->root;
-   cp_top_sp  = top ? top->sp : ~(Addr)0;
-   cp_top_fn  = top ? top->fn : 0;
+   if (t->depth) {
+      show_top(top_frame(t));
+      return;
+   }
+   cp_cur_ctx = t->root;
+   cp_top_sp  = ~(Addr)0;
+   cp_top_fn  = 0;
    cp_context_publish(cp_cur_ctx);
 }
 
@@ -90,6 +100,7 @@ static void push(ThreadStack* t, Addr sp, Addr fn, Addr callsite,
    f->ctx = ctx;
    f->kind = kind;
    f->alt_lo = f->alt_hi = 0;
+   f->site = NULL;
    if (new_entry) ctx->calls++;
    if (t->depth > deepest) deepest = t->depth;
 }
@@ -148,6 +159,32 @@ UInt cp_callstack_max_depth(void)
    return deepest;
 }
 
+/* The usual call: the caller's frame lives on, the call site's cache is
+ * right and the stack has room.  Does what the general path would. */
+static Bool call_fast(ThreadStack* t, const SBInfo* sb, Addr target, Addr sp)
+{
+   CallSiteCache* site = sb->call;
+   UInt d = t->depth;
+   Frame* f;
+   if (d == 0 || d >= t->capacity || d >= MAX_DEPTH) return False;
+   f = &t->frames[d];
+   if (f[-1].sp <= sp || site->target != target || site->parent != f[-1].ctx
+       || !site->ctx)
+      return False;
+   f->sp = sp;
+   f->fn = site->fn;
+   f->callsite = sb->instr_addr[sb->n_instrs - 1];
+   f->ctx = site->ctx;
+   f->kind = site->trampoline ? FrameTrampoline : FrameCall;
+   f->alt_lo = f->alt_hi = 0;
+   f->site = site;
+   if (site->ctx->parent == site->parent) site->ctx->calls++;
+   t->depth = d + 1;
+   if (t->depth > deepest) deepest = t->depth;
+   show_top(f);
+   return True;
+}
+
 VG_REGPARM(3) void cp_on_call(SBInfo* sb, Addr target, Addr sp)
 {
    ThreadStack* t = current;
@@ -155,19 +192,23 @@ VG_REGPARM(3) void cp_on_call(SBInfo* sb, Addr target, Addr sp)
    Addr callsite = sb->instr_addr[sb->n_instrs - 1];
    Context* parent;
    cp_stats.calls++;
+   if (call_fast(t, sb, target, sp)) return;
    /* A frame whose return slot the call overwrites is dead already. */
    pop_below(t, sp + 1);
    parent = context_of_depth(t, t->depth);
    /* The context depends only on (parent, call site, callee). */
    if (site->target != target || site->parent != parent || !site->ctx) {
+      cp_stats.call_site_misses++;
       site->target = target;
       site->parent = parent;
       site->fn = cp_function_of(target);
       site->ctx = cp_context_enter(parent, callsite, site->fn, CtxCall);
       site->trampoline = cp_is_trampoline(site->fn);
+      site->then_fn = 0;
    }
    push(t, sp, site->fn, callsite, site->ctx,
         site->trampoline ? FrameTrampoline : FrameCall);
+   if (t->depth && top_frame(t)->ctx == site->ctx) top_frame(t)->site = site;
    publish(t);
 }
 
@@ -188,6 +229,47 @@ static Bool rewind_tail_loop(ThreadStack* t, Addr fn)
    return False;
 }
 
+/* PLT stubs and the resolver hand over to the real callee; the outermost
+ * frame has nothing to return to.  Both are replaced.  A stub's call site
+ * remembers where the stub led last time. */
+static void replace_top(ThreadStack* t, Frame* top, Addr fn)
+{
+   CallSiteCache* site = top->site;
+   Bool site_knows = site && site->ctx == top->ctx;
+   Context* parent = context_of_depth(t, t->depth - 1);
+   Context* ctx;
+   Bool trampoline;
+   if (site_knows && site->then_fn == fn) {
+      ctx = site->then_ctx;
+      trampoline = site->then_trampoline;
+   } else {
+      ctx = cp_context_enter(parent, top->callsite, fn, CtxCall);
+      trampoline = cp_is_trampoline(fn);
+      if (site_knows) {
+         site->then_fn = fn;
+         site->then_ctx = ctx;
+         site->then_trampoline = trampoline;
+      }
+   }
+   top->fn = fn;
+   top->ctx = ctx;
+   top->kind = trampoline ? FrameTrampoline : FrameCall;
+   top->site = NULL;
+   if (ctx->parent == parent) ctx->calls++;
+}
+
+static Context* tail_call_context(SBInfo* entry, Context* parent, Addr site)
+{
+   TailCallCache* c = entry->tail;
+   if (!c) c = entry->tail = cp_arena_alloc(sizeof(TailCallCache));
+   if (c->ctx == NULL || c->parent != parent || c->site != site) {
+      c->parent = parent;
+      c->site = site;
+      c->ctx = cp_context_enter(parent, site, entry->fn_entry, CtxCall);
+   }
+   return c->ctx;
+}
+
 static void enter_function_by_jump(SBInfo* sb, Addr sp)
 {
    ThreadStack* t = current;
@@ -204,19 +286,12 @@ static void enter_function_by_jump(SBInfo* sb, Addr sp)
       push(t, sp, fn, top->fn,
            cp_context_enter(top->ctx, top->fn, fn, CtxCall), FrameCall);
    } else if (top->kind == FrameTrampoline || t->depth == 1) {
-      /* PLT stubs and the resolver hand over to the real callee; the
-       * outermost frame has nothing to return to.  Both are replaced. */
-      top->fn = fn;
-      top->ctx = cp_context_enter(context_of_depth(t, t->depth - 1),
-                                  top->callsite, fn, CtxCall);
-      top->kind = cp_is_trampoline(fn) ? FrameTrampoline : FrameCall;
-      if (top->ctx->parent == context_of_depth(t, t->depth - 1))
-         top->ctx->calls++;
+      replace_top(t, top, fn);
    } else if (!rewind_tail_loop(t, fn)) {
       /* A tail call: shown as a call from the jumping function, popped
        * together with it because both share the return slot. */
       push(t, sp, fn, cp_last_jump_site,
-           cp_context_enter(cp_cur_ctx, cp_last_jump_site, fn, CtxCall),
+           tail_call_context(sb, cp_cur_ctx, cp_last_jump_site),
            FrameCall);
    }
    publish(t);
@@ -254,9 +329,19 @@ static void switch_counters(SBInfo* sb)
 
 VG_REGPARM(1) void cp_on_sp_rise(Addr sp)
 {
+   ThreadStack* t = current;
+   UInt d = t->depth;
    cp_stats.sp_rises++;
-   pop_below(current, sp);
-   publish(current);
+   /* The usual return: exactly the top frame dies (a signal frame may
+    * survive, see pop_below). */
+   if (d >= 2 && t->frames[d - 1].sp < sp && t->frames[d - 2].sp >= sp
+       && t->frames[d - 1].kind != FrameSignal) {
+      t->depth = d - 1;
+      show_top(&t->frames[d - 2]);
+      return;
+   }
+   pop_below(t, sp);
+   publish(t);
 }
 
 /* Called at the start of a superblock that the current frame's function

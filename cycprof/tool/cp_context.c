@@ -193,15 +193,11 @@ static void grow_dense(Context* ctx, UInt needed)
    ctx->dense_len = len;
 }
 
-void cp_context_publish(Context* ctx)
+void cp_context_cover_owner(Context* ctx)
 {
-   if (ctx->dense_epoch != cp_owners_epoch) {
-      UInt needed = cp_owner(ctx->owner)->n_counters;
-      if (ctx->dense_len < needed) grow_dense(ctx, needed);
-      ctx->dense_epoch = cp_owners_epoch;
-   }
-   cp_dense.owner = ctx->owner;
-   cp_dense.base = (UWord)ctx->dense;
+   UInt needed = cp_owner(ctx->owner)->n_counters;
+   if (ctx->dense_len < needed) grow_dense(ctx, needed);
+   ctx->dense_epoch = cp_owners_epoch;
 }
 
 void cp_context_lend(UWord base)

@@ -2,6 +2,7 @@
 #ifndef CP_CONTEXT_H
 #define CP_CONTEXT_H
 
+#include "cp_owners.h"
 #include "cp_types.h"
 
 void        cp_context_init(void);
@@ -26,9 +27,18 @@ typedef struct {
 } DenseCounters;
 extern DenseCounters cp_dense;
 
+/* Grows ctx's dense counters to cover every superblock its owner has. */
+void        cp_context_cover_owner(Context* ctx);
+
 /* Makes ctx's dense counters the current ones, grown to cover every
- * superblock its owner has by now. */
-void        cp_context_publish(Context* ctx);
+ * superblock its owner has by now.  Inline: it runs on every call and
+ * return. */
+static inline void cp_context_publish(Context* ctx)
+{
+   if (ctx->dense_epoch != cp_owners_epoch) cp_context_cover_owner(ctx);
+   cp_dense.owner = ctx->owner;
+   cp_dense.base = (UWord)ctx->dense;
+}
 /* For a superblock its frame's function does not own: base such that its
  * counters are at base + local, for this run of it only; the next
  * superblock finds no owner and calls the helper, which publishes again. */

@@ -80,9 +80,11 @@ static SBInfo* describe_superblock(const IRSB* in)
    sb->fn_entry = cp_is_function_entry(sb->addr) ? sb->addr : 0;
    if (in->jumpkind == Ijk_Call)
       sb->call = cp_arena_alloc(sizeof(CallSiteCache));
-   /* Code without a symbol belongs to the frame it is first run in. */
-   if (!cp_function_named(sb->addr, &owner_fn)) owner_fn = cp_top_fn;
-   cp_owner_take(cp_owner_id(owner_fn), sb);
+   /* Code without a symbol belongs to the frame it is first run in: to
+    * the owner that frame counts with, which is not always its function's
+    * own (cp_owner_of_frame). */
+   cp_owner_take(cp_function_named(sb->addr, &owner_fn)
+                    ? cp_owner_id(owner_fn) : cp_cur_ctx->owner, sb);
    cp_context_publish(cp_cur_ctx);   /* covers the new counters */
 
    if (!all_sbinfos)

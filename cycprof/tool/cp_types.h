@@ -31,7 +31,20 @@ typedef struct CallSiteCache {
    Addr            fn;
    struct Context* ctx;
    Bool            trampoline;
+   /* For a PLT stub: the function it last handed over to, and the
+    * context that took the stub's place (valid while ctx is). */
+   Bool            then_trampoline;
+   Addr            then_fn;
+   struct Context* then_ctx;
 } CallSiteCache;
+
+/* The last tail call into a function entry: (parent, jump site) ->
+ * context, as cp_context_enter would give. */
+typedef struct TailCallCache {
+   struct Context* parent;
+   Addr            site;
+   struct Context* ctx;
+} TailCallCache;
 
 /* Static facts about one translated superblock (no chasing, so the
  * superblock is a straight run of guest instructions with side exits). */
@@ -52,6 +65,7 @@ typedef struct SBInfo {
    ULong*          cache_counters;
    RecentContexts* recent;      /* NULL until the cache first changes */
    CallSiteCache*  call;        /* superblocks ending in a call only */
+   TailCallCache*  tail;        /* function entries reached by a jump */
 } SBInfo;
 
 /* The counters of one superblock executed in one context: a slot of the
@@ -95,6 +109,7 @@ typedef struct Frame {
    Context*  ctx;      /* context current while this frame is on top */
    FrameKind kind;
    Addr      alt_lo, alt_hi;  /* signal frames: the alternate stack in use */
+   CallSiteCache* site;        /* of the call that pushed it, if any */
 } Frame;
 
 typedef struct ThreadStack {
