@@ -161,9 +161,9 @@ UInt cp_callstack_max_depth(void)
 
 /* The usual call: the caller's frame lives on, the call site's cache is
  * right and the stack has room.  Does what the general path would. */
-static Bool call_fast(ThreadStack* t, const SBInfo* sb, Addr target, Addr sp)
+static Bool call_fast(ThreadStack* t, CallSiteCache* site, Addr target,
+                      Addr sp)
 {
-   CallSiteCache* site = sb->call;
    UInt d = t->depth;
    Frame* f;
    if (d == 0 || d >= t->capacity || d >= MAX_DEPTH) return False;
@@ -173,7 +173,7 @@ static Bool call_fast(ThreadStack* t, const SBInfo* sb, Addr target, Addr sp)
       return False;
    f->sp = sp;
    f->fn = site->fn;
-   f->callsite = sb->instr_addr[sb->n_instrs - 1];
+   f->callsite = site->callsite;
    f->ctx = site->ctx;
    f->kind = site->trampoline ? FrameTrampoline : FrameCall;
    f->alt_lo = f->alt_hi = 0;
@@ -185,14 +185,12 @@ static Bool call_fast(ThreadStack* t, const SBInfo* sb, Addr target, Addr sp)
    return True;
 }
 
-VG_REGPARM(3) void cp_on_call(SBInfo* sb, Addr target, Addr sp)
+VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
 {
    ThreadStack* t = current;
-   CallSiteCache* site = sb->call;
-   Addr callsite = sb->instr_addr[sb->n_instrs - 1];
    Context* parent;
    cp_stats.calls++;
-   if (call_fast(t, sb, target, sp)) return;
+   if (call_fast(t, site, target, sp)) return;
    /* A frame whose return slot the call overwrites is dead already. */
    pop_below(t, sp + 1);
    parent = context_of_depth(t, t->depth);
@@ -202,11 +200,12 @@ VG_REGPARM(3) void cp_on_call(SBInfo* sb, Addr target, Addr sp)
       site->target = target;
       site->parent = parent;
       site->fn = cp_function_of(target);
-      site->ctx = cp_context_enter(parent, callsite, site->fn, CtxCall);
+      site->ctx = cp_context_enter(parent, site->callsite, site->fn,
+                                   CtxCall);
       site->trampoline = cp_is_trampoline(site->fn);
       site->then_fn = 0;
    }
-   push(t, sp, site->fn, callsite, site->ctx,
+   push(t, sp, site->fn, site->callsite, site->ctx,
         site->trampoline ? FrameTrampoline : FrameCall);
    if (t->depth && top_frame(t)->ctx == site->ctx) top_frame(t)->site = site;
    publish(t);

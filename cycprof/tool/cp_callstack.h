@@ -12,7 +12,7 @@ void cp_callstack_post_signal(ThreadId tid, Int signo);
 UInt cp_callstack_max_depth(void);
 
 /* Helpers called from instrumented code, see cp_instrument.c. */
-VG_REGPARM(3) void cp_on_call(SBInfo* sb, Addr target, Addr sp);
+VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp);
 VG_REGPARM(1) void cp_on_sp_rise(Addr sp);
 VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp);
 

@@ -78,8 +78,6 @@ static SBInfo* describe_superblock(const IRSB* in)
    if (n_groups < sb->n_exits) sb->exit_ninstrs[n_groups] = n_instrs;
    sb->addr = sb->instr_addr[0];
    sb->fn_entry = cp_is_function_entry(sb->addr) ? sb->addr : 0;
-   if (in->jumpkind == Ijk_Call)
-      sb->call = cp_arena_alloc(sizeof(CallSiteCache));
    /* Code without a symbol belongs to the frame it is first run in: to
     * the owner that frame counts with, which is not always its function's
     * own (cp_owner_of_frame). */
@@ -257,10 +255,12 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
        || (in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const))
       check_sp_rise(out);
    if (in->jumpkind == Ijk_Call) {
+      CallSiteCache* site = cp_arena_alloc(sizeof(CallSiteCache));
       IRExpr* sp = new_tmp(out, Ity_I64,
                            IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
+      site->callsite = current_instr;
       call_if(out, NULL, 3, "cp_on_call", cp_on_call,
-              mkIRExprVec_3(mkIRExpr_HWord((HWord)sb), in->next, sp));
+              mkIRExprVec_3(mkIRExpr_HWord((HWord)site), in->next, sp));
    }
    return out;
 }

@@ -95,6 +95,20 @@ void cp_outfile_puts(OutFile* f, const HChar* s)
    put_bytes(f, s, VG_(strlen)(s));
 }
 
+/* The bulk of a profile is numbers: printed here without the generic
+ * formatter, which took a tenth of writing the stacks dump. */
+void cp_outfile_put_u64(OutFile* f, ULong n, HChar after)
+{
+   HChar digits[24];
+   UInt i = sizeof digits;
+   digits[--i] = after;
+   do {
+      digits[--i] = (HChar)('0' + n % 10);
+      n /= 10;
+   } while (n);
+   put_bytes(f, digits + i, sizeof digits - i);
+}
+
 static void release(OutFile* f)
 {
    VG_(free)(f->path);

@@ -24,8 +24,10 @@ typedef struct RecentContexts {
 } RecentContexts;
 
 /* The last call made from a superblock ending in a call: most call sites
- * call the same function from the same context again and again. */
+ * call the same function from the same context again and again.  The
+ * call helper gets this, not the superblock, to touch less memory. */
 typedef struct CallSiteCache {
+   Addr            callsite;   /* the call instruction */
    Addr            target;
    struct Context* parent;
    Addr            fn;
@@ -64,7 +66,6 @@ typedef struct SBInfo {
    struct Context* cache_ctx;
    ULong*          cache_counters;
    RecentContexts* recent;      /* NULL until the cache first changes */
-   CallSiteCache*  call;        /* superblocks ending in a call only */
    TailCallCache*  tail;        /* function entries reached by a jump */
 } SBInfo;
 

@@ -201,9 +201,13 @@ static void write_nodes(OutFile* out, LocationSet* s, Nodes* nd)
  * before the first sample, and keeping all (context, address) pairs would
  * make memory grow with the sample count.  Returns the number of sample
  * records written. */
+typedef struct {
+   ULong*       cost;      /* [1 + number of locations], zero between nodes */
+   AddrCostList touched;  /* addr: a location id */
+} NodeCosts;
+
 static void add_context_costs(const Context* c,
-                              const SuperblockLocations* sl,
-                              AddrCostList* by_loc)
+                              const SuperblockLocations* sl, NodeCosts* nc)
 {
    ULong per_instr[CP_MAX_SB_INSTRS];
    const SBInfo* sb;
@@ -215,31 +219,44 @@ static void add_context_costs(const Context* c,
       for (i = 0; i < sb->n_instrs; i++)
          if (per_instr[i]) {
             tl_assert(loc[i] != 0);
-            cp_addrcostlist_append(by_loc, loc[i], per_instr[i]);
+            if (nc->cost[loc[i]] == 0)
+               cp_addrcostlist_append(&nc->touched, loc[i], 0);
+            nc->cost[loc[i]] += per_instr[i];
          }
    }
 }
 
+/* Costs are summed per location in an array, not by sorting every
+ * (location, cost) pair: only the node's distinct locations are sorted. */
 static ULong write_samples(OutFile* out, const SuperblockLocations* sl,
-                           const Nodes* nd)
+                           const Nodes* nd, UInt n_locations)
 {
-   AddrCostList by_loc = { 0 };   /* addr: a location id */
+   NodeCosts nc = { 0 };
    UInt node, id, i;
    ULong samples = 0;
+   nc.cost = VG_(calloc)("cp.stacks.nodecosts", n_locations + 1,
+                         sizeof(ULong));
    for (node = 1; node <= nd->n_nodes; node++) {
       UInt tid = 0;
-      by_loc.used = 0;
+      nc.touched.used = 0;
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
          tid = c->tid;   /* a node never spans threads: roots are apart */
-         add_context_costs(c, sl, &by_loc);
+         add_context_costs(c, sl, &nc);
       }
-      cp_sort_and_merge(&by_loc);
-      for (i = 0; i < by_loc.used; i++, samples++)
-         cp_outfile_printf(out, "sample\t%u\t%lu\t%u\t%llu\n", node,
-                           by_loc.items[i].addr, tid, by_loc.items[i].count);
+      cp_sort_and_merge(&nc.touched);
+      for (i = 0; i < nc.touched.used; i++, samples++) {
+         Addr loc = nc.touched.items[i].addr;
+         cp_outfile_puts(out, "sample\t");
+         cp_outfile_put_u64(out, node, '\t');
+         cp_outfile_put_u64(out, loc, '\t');
+         cp_outfile_put_u64(out, tid, '\t');
+         cp_outfile_put_u64(out, nc.cost[loc], '\n');
+         nc.cost[loc] = 0;
+      }
    }
-   cp_addrcostlist_free(&by_loc);
+   cp_addrcostlist_free(&nc.touched);
+   VG_(free)(nc.cost);
    return samples;
 }
 
@@ -268,7 +285,7 @@ static Bool write_dump(const HChar* path, ULong total, const HChar* cmd,
    write_functions(out, &s.functions);
    write_locations(out, &s);
    write_nodes(out, &s, &nd);
-   samples = write_samples(out, &sl, &nd);
+   samples = write_samples(out, &sl, &nd, s.n_locations);
    cp_outfile_printf(out, "end\t%llu\n", samples);
    ok = cp_outfile_commit(out);
    if (VG_(clo_stats))
