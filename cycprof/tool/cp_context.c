@@ -206,36 +206,33 @@ void cp_context_lend(UWord base)
    cp_dense.base = base;
 }
 
-static Bool all_zero(const ULong* c, UInt n)
-{
-   UInt i;
-   for (i = 0; i < n; i++)
-      if (c[i]) return False;
-   return True;
-}
-
 Bool cp_context_ran_code(const Context* ctx)
 {
    return ctx->n_ccs > 0 || ctx->dense_len > 0;
 }
 
-/* Positions: first the owner's superblocks, then the table's slots. */
+/* Positions: first the dense counters (scanned for nonzero words: most
+ * of a context's owner's superblocks never ran in it), then the table's
+ * slots. */
 Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
                          const ULong** counts)
 {
    const Owner* o = cp_owner(ctx->owner);
-   for (; *pos < o->n_sbs; (*pos)++) {
-      const SBInfo* s = o->sbs[*pos];
-      if (s->local + s->n_exits > ctx->dense_len
-          || all_zero(ctx->dense + s->local, s->n_exits))
-         continue;
+   UInt dense_end = ctx->dense_len < o->n_counters ? ctx->dense_len
+                                                   : o->n_counters;
+   for (; *pos < dense_end; (*pos)++) {
+      const SBInfo* s;
+      if (!ctx->dense[*pos]) continue;
+      s = o->sbs[o->sb_at[*pos]];
+      /* Counters past dense_len were never published for ctx: zero. */
+      tl_assert(s->local + s->n_exits <= ctx->dense_len);
       *sb = s;
       *counts = ctx->dense + s->local;
-      (*pos)++;
+      *pos = s->local + s->n_exits;
       return True;
    }
-   for (; *pos - o->n_sbs < ctx->ccs_capacity; (*pos)++) {
-      const CostCenter* cc = &ctx->ccs[*pos - o->n_sbs];
+   for (; *pos - dense_end < ctx->ccs_capacity; (*pos)++) {
+      const CostCenter* cc = &ctx->ccs[*pos - dense_end];
       if (!cc->sb_key) continue;
       *sb = cp_sbinfo_at(cc->sb_key - 1);
       *counts = cp_counters_at(cc->counters);

@@ -70,6 +70,12 @@ void cp_owner_take(UInt id, SBInfo* sb)
    if (!cp_addrmap_find(&owner_at, sb->addr))
       cp_addrmap_put(&owner_at, sb->addr, id);
    sb->local = o->n_counters;
-   o->n_counters += sb->n_exits;
+   if (o->n_counters + sb->n_exits > o->counters_capacity) {
+      o->counters_capacity = 2 * (o->n_counters + sb->n_exits);
+      o->sb_at = VG_(realloc)("cp.owners.sbat", o->sb_at,
+                              o->counters_capacity * sizeof(UInt));
+   }
+   while (o->n_counters < sb->local + sb->n_exits)
+      o->sb_at[o->n_counters++] = o->n_sbs - 1;
    cp_owners_epoch++;
 }

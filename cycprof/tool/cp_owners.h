@@ -19,6 +19,8 @@ typedef struct {
    UInt    n_sbs;
    SBInfo** sbs;         /* [n_sbs], in counter order */
    UInt    sbs_capacity;
+   UInt*   sb_at;        /* [n_counters]: counter -> its superblock in sbs */
+   UInt    counters_capacity;
 } Owner;
 
 void         cp_owners_init(void);
