@@ -80,29 +80,38 @@ static Context* context_of_depth(ThreadStack* t, UInt depth)
    return depth ? t->frames[depth - 1].ctx : t->root;
 }
 
-static void push(ThreadStack* t, Addr sp, Addr fn, Addr callsite,
-                 Context* ctx, FrameKind kind)
+/* Pushes onto a stack known to have room: inline, because plain calls
+ * (call_fast) go through it. */
+static inline Frame* push_with_room(ThreadStack* t, Addr sp, Addr fn,
+                                    Addr callsite, Context* ctx,
+                                    FrameKind kind, CallSiteCache* site)
 {
-   Frame* f;
+   Frame* f = &t->frames[t->depth];
    /* A call folded into a context already active (recursion) is not a
     * new entry into it: callgrind counts only the outermost call too. */
-   Bool new_entry = ctx->parent == context_of_depth(t, t->depth);
-   if (t->depth >= MAX_DEPTH) return;
-   if (t->depth == t->capacity) {
-      t->capacity *= 2;
-      t->frames = VG_(realloc)("cp.stack.frames", t->frames,
-                               t->capacity * sizeof(Frame));
-   }
-   f = &t->frames[t->depth++];
+   if (ctx->parent == context_of_depth(t, t->depth)) ctx->calls++;
+   t->depth++;
    f->sp = sp;
    f->fn = fn;
    f->callsite = callsite;
    f->ctx = ctx;
    f->kind = kind;
    f->alt_lo = f->alt_hi = 0;
-   f->site = NULL;
-   if (new_entry) ctx->calls++;
+   f->site = site;
    if (t->depth > deepest) deepest = t->depth;
+   return f;
+}
+
+static void push(ThreadStack* t, Addr sp, Addr fn, Addr callsite,
+                 Context* ctx, FrameKind kind, CallSiteCache* site)
+{
+   if (t->depth >= MAX_DEPTH) return;
+   if (t->depth == t->capacity) {
+      t->capacity *= 2;
+      t->frames = VG_(realloc)("cp.stack.frames", t->frames,
+                               t->capacity * sizeof(Frame));
+   }
+   push_with_room(t, sp, fn, callsite, ctx, kind, site);
 }
 
 /* A handler running on an alternate stack may sit above the interrupted
@@ -165,23 +174,15 @@ static Bool call_fast(ThreadStack* t, CallSiteCache* site, Addr target,
                       Addr sp)
 {
    UInt d = t->depth;
-   Frame* f;
+   const Frame* caller;
    if (d == 0 || d >= t->capacity || d >= MAX_DEPTH) return False;
-   f = &t->frames[d];
-   if (f[-1].sp <= sp || site->target != target || site->parent != f[-1].ctx
+   caller = &t->frames[d - 1];
+   if (caller->sp <= sp || site->target != target || site->parent != caller->ctx
        || !site->ctx)
       return False;
-   f->sp = sp;
-   f->fn = site->fn;
-   f->callsite = site->callsite;
-   f->ctx = site->ctx;
-   f->kind = site->trampoline ? FrameTrampoline : FrameCall;
-   f->alt_lo = f->alt_hi = 0;
-   f->site = site;
-   if (site->ctx->parent == site->parent) site->ctx->calls++;
-   t->depth = d + 1;
-   if (t->depth > deepest) deepest = t->depth;
-   show_top(f);
+   show_top(push_with_room(t, sp, site->fn, site->callsite, site->ctx,
+                           site->trampoline ? FrameTrampoline : FrameCall,
+                           site));
    return True;
 }
 
@@ -206,8 +207,7 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
       site->then_fn = 0;
    }
    push(t, sp, site->fn, site->callsite, site->ctx,
-        site->trampoline ? FrameTrampoline : FrameCall);
-   if (t->depth && top_frame(t)->ctx == site->ctx) top_frame(t)->site = site;
+        site->trampoline ? FrameTrampoline : FrameCall, site);
    publish(t);
 }
 
@@ -279,11 +279,12 @@ static void enter_function_by_jump(SBInfo* sb, Addr sp)
    if (!top) {
       /* First code of a thread, or a jump out of everything tracked. */
       push(t, sp, fn, 0, cp_context_enter(t->root, 0, fn, CtxCall),
-           FrameCall);
+           FrameCall, NULL);
    } else if (top->kind == FrameSignal) {
       /* The kernel (here: Valgrind) "calls" the handler. */
       push(t, sp, fn, top->fn,
-           cp_context_enter(top->ctx, top->fn, fn, CtxCall), FrameCall);
+           cp_context_enter(top->ctx, top->fn, fn, CtxCall), FrameCall,
+           NULL);
    } else if (top->kind == FrameTrampoline || t->depth == 1) {
       replace_top(t, top, fn);
    } else if (!rewind_tail_loop(t, fn)) {
@@ -291,7 +292,7 @@ static void enter_function_by_jump(SBInfo* sb, Addr sp)
        * together with it because both share the return slot. */
       push(t, sp, fn, cp_last_jump_site,
            tail_call_context(sb, cp_cur_ctx, cp_last_jump_site),
-           FrameCall);
+           FrameCall, NULL);
    }
    publish(t);
 }
@@ -373,7 +374,7 @@ void cp_callstack_pre_signal(ThreadId tid, Int signo, Bool alt_stack)
    Context* ctx = cp_context_enter(context_of_depth(t, t->depth), ip,
                                    pseudo, CtxSignal);
    Frame* f;
-   push(t, VG_(get_SP)(tid), pseudo, ip, ctx, FrameSignal);
+   push(t, VG_(get_SP)(tid), pseudo, ip, ctx, FrameSignal, NULL);
    f = top_frame(t);
    if (f && f->kind == FrameSignal && alt_stack) {
       f->alt_lo = VG_(thread_get_altstack_min)(tid);
