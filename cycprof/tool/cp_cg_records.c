@@ -14,6 +14,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
+#include "cp_cg_arcs.h"
 #include "cp_cg_naming.h"
 #include "cp_cg_records.h"
 #include "cp_context.h"
@@ -323,42 +324,57 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
    }
 }
 
+static ULong function_key(SrcPos p)
+{
+   return ((ULong)(p.obj + 1) << 32) | p.fn;
+}
+
 /* Code of another function running in a frame (a jump into its middle,
  * a part inlined from a header, a signal trampoline) is shown as one call
  * per (context, function) from the frame's function, so inclusive costs
  * add up.  Its count is how often the frame was entered:
- * callgrind_annotate takes a cost after "calls=0" as self cost. */
-static void collect_context_costs(Naming* nm, RecordList* l,
-                                  const SuperblockFunction* sb_fn)
+ * callgrind_annotate takes a cost after "calls=0" as self cost.
+ * Contexts are walked depth first so that a call line into a function
+ * active further up carries nothing (cp_cg_arcs.h); returns the cost of
+ * the call line into each context. */
+static ULong* collect_context_costs(Naming* nm, RecordList* l,
+                                    const ULong* inclusive,
+                                    const SuperblockFunction* sb_fn)
 {
    ForeignList f = { 0 };
    UnnamedBases bases = { 0 };
-   UInt id, k, n = cp_context_count();
-   for (id = 1; id <= n; id++) {
-      const Context* c = cp_context_by_id(id);
+   ArcWalk* w = cp_arcs_begin(inclusive);
+   const Context* c;
+   UInt k;
+   while ((c = cp_arcs_next(w)) != NULL) {
       const SBInfo* sb;
       const ULong* counts;
       SrcPos frame = { 0 };
+      if (c->kind != CtxRoot) {
+         frame = frame_function(nm, c, 0);
+         cp_arcs_set_function(w, function_key(frame));
+      }
       if (!cp_context_ran_code(c)) continue;
-      if (c->kind != CtxRoot) frame = frame_function(nm, c, 0);
       f.used = 0;
       find_unnamed_bases(nm, c, sb_fn, &bases);
       for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
          charge_superblock(nm, l, &f, &bases, c, frame, sb, counts,
                            &sb_fn[sb->id]);
+      if (c->kind == CtxRoot) continue;
       for (k = 0; k < f.used; k++)
-         new_call(l, frame, f.items[k].first, f.items[k].code,
-                  f.items[k].first, c->calls ? c->calls : 1,
-                  f.items[k].cost);
+         if (!cp_arcs_active(w, function_key(f.items[k].code)))
+            new_call(l, frame, f.items[k].first, f.items[k].code,
+                     f.items[k].first, c->calls ? c->calls : 1,
+                     f.items[k].cost);
    }
    VG_(free)(f.items);
    VG_(free)(bases.items);
+   return cp_arcs_finish(w);
 }
 
-/* A call line per context, in the caller frame's function block, so that
- * every function's incoming inclusive cost is its self cost plus its
- * outgoing calls, as callgrind_annotate computes it. */
-static void collect_calls(Naming* nm, RecordList* l, const ULong* inclusive,
+/* A call line per context, in the caller frame's function block, carrying
+ * arc[id] (cp_cg_arcs.h). */
+static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
                           const SuperblockFunction* sb_fn)
 {
    UnnamedBases bases = { 0 };
@@ -368,7 +384,7 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* inclusive,
       const Context* c = cp_context_by_id(id);
       SrcPos caller;
       /* Top-level frames (callsite 0) were entered from nowhere. */
-      if (c->callsite == 0 || inclusive[id] == 0) continue;
+      if (c->callsite == 0 || arc[id] == 0) continue;
       caller = frame_function(nm, c->parent, c->callsite);
       if (c->parent->kind == CtxRoot) {
          SrcPos raw = cp_srcpos_of(nm->names, c->callsite);
@@ -385,7 +401,7 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* inclusive,
       }
       caller.line = cp_naming_function_at(nm, c->callsite).line;
       new_call(l, caller, c->callsite, cp_naming_function_at(nm, c->fn),
-               c->fn, c->calls, inclusive[id]);
+               c->fn, c->calls, arc[id]);
    }
    VG_(free)(bases.items);
 }
@@ -396,10 +412,12 @@ void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l)
    SuperblockFunction* sb_fn = VG_(calloc)("cp.cg.sbfn", n_sbs + 1,
                                            sizeof(SuperblockFunction));
    Naming nm;
+   ULong* arc;
    cp_naming_init(&nm, names);
    collect_self_costs(&nm, l, sb_fn);
-   collect_context_costs(&nm, l, sb_fn);
-   collect_calls(&nm, l, inclusive, sb_fn);
+   arc = collect_context_costs(&nm, l, inclusive, sb_fn);
+   collect_calls(&nm, l, arc, sb_fn);
+   VG_(free)(arc);
    for (k = 0; k < n_sbs; k++) VG_(free)(sb_fn[k].instr_pos);
    VG_(free)(sb_fn);
    cp_naming_free(&nm);

@@ -106,35 +106,73 @@ Context* cp_context_root(UInt tid)
    return new_context(NULL, 0, 0, CtxRoot, tid);
 }
 
-static Context* earlier_frame_context(Context* c, Addr fn)
+static Bool active_in_chain(const Context* c, Addr fn)
 {
    for (; c && c->kind == CtxCall; c = c->parent)
-      if (c->fn == fn) return c;
+      if (c->fn == fn) return True;
+   return False;
+}
+
+static Edge* find_edge(Context* parent, Addr callsite, Addr fn, UWord* bucket)
+{
+   Edge* e;
+   *bucket = edge_hash(parent, callsite, fn) & (edges.n_buckets - 1);
+   for (e = edges.buckets[*bucket]; e; e = e->next)
+      if (e->parent == parent && e->callsite == callsite && e->fn == fn)
+         return e;
    return NULL;
+}
+
+static void add_edge(Context* parent, Addr callsite, Addr fn, UWord bucket,
+                     Context* to)
+{
+   Edge* e = cp_arena_alloc(sizeof(Edge));
+   cp_stats.edges++;
+   e->parent = parent;
+   e->callsite = callsite;
+   e->fn = fn;
+   e->to = to;
+   e->next = edges.buckets[bucket];
+   edges.buckets[bucket] = e;
+   if (++edges.n_items > 2 * edges.n_buckets) grow_edges(&edges);
+}
+
+/* Recursion keeps every active function on the context's chain: a call to
+ * a function already in it does not cut back to the earlier frame (that
+ * would drop the functions between the two activations), it enters a
+ * re-entry node below the current one, so the callee's code counts with
+ * its own counters and every profile shows it on top of the full chain.
+ * The functions of a run of re-entry nodes are all active in the
+ * ordinary chain above the run, so a call to a function of the run (or
+ * of the ordinary node that ends it) may go back to that node without
+ * losing one: runs never repeat a function, and the depth stays within
+ * twice the number of distinct functions. */
+static Context* folded_context(Context* parent, Addr callsite, Addr fn)
+{
+   Context* c;
+   for (c = parent; ; c = c->parent) {
+      if (c->fn == fn) return c;
+      if (!c->reentry) break;
+   }
+   c = new_context(parent, callsite, fn, CtxCall, parent->tid);
+   c->reentry = True;
+   return c;
 }
 
 Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
                           CtxKind kind)
 {
-   UWord b = edge_hash(parent, callsite, fn) & (edges.n_buckets - 1);
-   Edge* e;
-   for (e = edges.buckets[b]; e; e = e->next)
-      if (e->parent == parent && e->callsite == callsite && e->fn == fn)
-         return e->to;
-
-   cp_stats.edges++;
-   e = cp_arena_alloc(sizeof(Edge));
-   e->parent = parent;
-   e->callsite = callsite;
-   e->fn = fn;
-   if (kind == CtxCall && cp_opts.fold_recursion)
-      e->to = earlier_frame_context(parent, fn);
-   if (!e->to)
-      e->to = new_context(parent, callsite, fn, kind, parent->tid);
-   e->next = edges.buckets[b];
-   edges.buckets[b] = e;
-   if (++edges.n_items > 2 * edges.n_buckets) grow_edges(&edges);
-   return e->to;
+   UWord b;
+   Edge* e = find_edge(parent, callsite, fn, &b);
+   Context* to;
+   if (e) return e->to;
+   if (kind == CtxCall && cp_opts.fold_recursion
+       && active_in_chain(parent, fn))
+      to = folded_context(parent, callsite, fn);
+   else
+      to = new_context(parent, callsite, fn, kind, parent->tid);
+   add_edge(parent, callsite, fn, b, to);
+   return to;
 }
 
 static UWord slot_of(const Context* ctx, UInt sb_key)

@@ -94,6 +94,9 @@ typedef struct Context {
    UInt        id;         /* dense, creation order: parents first */
    UInt        tid;
    CtxKind     kind;
+   /* A frame of a function already active further up the chain, entered
+    * from another function (mutual recursion): see cp_context_enter. */
+   Bool        reentry;
    CostCenter* ccs;        /* [ccs_capacity], a power of two, or NULL:
                             * superblocks run here that fn does not own */
    UInt        n_ccs;
