@@ -61,13 +61,15 @@ static void locate_superblocks(LocationSet* s, SuperblockLocations* sl)
    cp_superblock_runs_free(&sums);
 }
 
-/* Call sites are locations too, and all are written before the nodes. */
+/* Call sites and frame entries are locations too, and all are written
+ * before the nodes. */
 static void locate_callsites(LocationSet* s)
 {
    UInt id, n = cp_context_count();
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       if (c->callsite) cp_locset_id(s, c->callsite);
+      if (c->kind != CtxRoot) cp_locset_id(s, c->fn);
    }
 }
 
@@ -129,11 +131,18 @@ static void write_locations(OutFile* out, const LocationSet* s)
 }
 
 /* The dump nodes: node_of[context id], and for each node the list of
- * its contexts (first_ctx[node], next_ctx[context id], 0 ends). */
+ * its contexts (first_ctx[node], next_ctx[context id], 0 ends).
+ * frame_node[context id], when not 0, is the node that stands for the
+ * context's own function above code of other functions run in its frame
+ * (see frame_function_node); first_foreign/next_foreign list the
+ * contexts whose foreign code is charged there. */
 typedef struct {
    UInt* node_of;
    UInt* first_ctx;
    UInt* next_ctx;
+   UInt* frame_node;
+   UInt* first_foreign;
+   UInt* next_foreign;
    UInt  n_nodes;
 } Nodes;
 
@@ -151,46 +160,123 @@ static UWord node_key(UInt parent, UInt loc)
 #endif
 }
 
+/* The function a location belongs to: its outermost (not inlined) level. */
+static UInt location_function(const LocationSet* s, UInt loc)
+{
+   const Location* l = &s->locations[loc - 1];
+   return l->levels[l->n_levels - 1].fn;
+}
+
+/* The function whose frame a context is: the location of its entry. */
+static UInt frame_function(LocationSet* s, const Context* c)
+{
+   return location_function(s, cp_locset_id(s, c->fn));
+}
+
+/* Per superblock: the one function all its executed instructions belong
+ * to, or MIXED. */
+#define MIXED_FUNCTIONS (~0u)
+static UInt* superblock_functions(const LocationSet* s,
+                                  const SuperblockLocations* sl)
+{
+   UInt n_sbs = cp_sbinfo_count(), k, i;
+   UInt* fn = VG_(calloc)("cp.st.sbfn", n_sbs + 1, sizeof(UInt));
+   for (k = 0; k < n_sbs; k++)
+      for (i = sl->first[k]; i < sl->first[k + 1]; i++) {
+         UInt f;
+         if (!sl->loc[i]) continue;
+         f = location_function(s, sl->loc[i]);
+         if (fn[k] == 0) fn[k] = f;
+         else if (fn[k] != f) fn[k] = MIXED_FUNCTIONS;
+      }
+   return fn;
+}
+
+static Bool runs_foreign_code(const Context* c, UInt frame_fn,
+                              const UInt* sb_fn)
+{
+   const SBInfo* sb;
+   const ULong* counts;
+   UInt k;
+   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
+      if (sb_fn[sb->id] != frame_fn) return True;
+   return False;
+}
+
+static UInt node_at(OutFile* out, AddrMap* by_key, Nodes* nd, UInt parent,
+                    UInt loc)
+{
+   UWord key = node_key(parent, loc);
+   UWord* known = key ? cp_addrmap_find(by_key, key) : NULL;
+   UInt node;
+   if (known) return *known;
+   node = ++nd->n_nodes;
+   if (key) cp_addrmap_put(by_key, key, node);
+   cp_outfile_printf(out, "node\t%u\t%u\t%u\n", node, parent, loc);
+   return node;
+}
+
+/* A frame's own function appears in a pprof stack only through a
+ * location of its code: the call site of a child, or the leaf.  Code of
+ * another function run in the frame (reached by a jump, e.g. stripped
+ * code without a symbol) and calls made from there would leave it out,
+ * and with it its inclusive cost; they hang below this node, which
+ * stands for the frame at its entry. */
+static UInt frame_function_node(OutFile* out, LocationSet* s,
+                                AddrMap* by_key, Nodes* nd, const Context* c)
+{
+   if (!nd->frame_node[c->id])
+      nd->frame_node[c->id] = node_at(out, by_key, nd, nd->node_of[c->id],
+                                      cp_locset_id(s, c->fn));
+   return nd->frame_node[c->id];
+}
+
 /* Every context's dump node.  A frame entered from nowhere shares its
  * parent's.  Contexts whose stacks read the same in pprof (same parent
  * node, same callsite location: by line, two calls on one line, or an
  * indirect call reaching different functions) share one node, so that
  * their samples are summed rather than written as identical stacks. */
-static void write_nodes(OutFile* out, LocationSet* s, Nodes* nd)
+static void write_nodes(OutFile* out, LocationSet* s,
+                        const SuperblockLocations* sl, Nodes* nd)
 {
    UInt id, n = cp_context_count();
+   UInt* sb_fn = superblock_functions(s, sl);
    AddrMap by_key;
    cp_addrmap_init(&by_key, 1024);
    nd->node_of = VG_(calloc)("cp.st.nodes", n + 1, sizeof(UInt));
    nd->first_ctx = VG_(calloc)("cp.st.first", n + 1, sizeof(UInt));
    nd->next_ctx = VG_(calloc)("cp.st.next", n + 1, sizeof(UInt));
+   nd->frame_node = VG_(calloc)("cp.st.fnode", n + 1, sizeof(UInt));
+   nd->first_foreign = VG_(calloc)("cp.st.ffirst", 2 * n + 2, sizeof(UInt));
+   nd->next_foreign = VG_(calloc)("cp.st.fnext", n + 1, sizeof(UInt));
    nd->n_nodes = 0;
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
-      UInt node, parent = c->parent ? nd->node_of[c->parent->id] : 0;
+      Context* p = c->parent;
+      UInt node, parent = p ? nd->node_of[p->id] : 0;
       if (!adds_frame(c)) {
          node = parent;
-      } else if (!c->parent) {
+      } else if (!p) {
          node = ++nd->n_nodes;   /* a thread's root: always its own */
          cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
       } else {
          UInt loc = cp_locset_id(s, c->callsite);
-         UWord* known = node_key(parent, loc)
-                        ? cp_addrmap_find(&by_key, node_key(parent, loc))
-                        : NULL;
-         if (known) {
-            node = *known;
-         } else {
-            node = ++nd->n_nodes;
-            if (node_key(parent, loc))
-               cp_addrmap_put(&by_key, node_key(parent, loc), node);
-            cp_outfile_printf(out, "node\t%u\t%u\t%u\n", node, parent, loc);
-         }
+         if (p->kind != CtxRoot
+             && location_function(s, loc) != frame_function(s, p))
+            parent = frame_function_node(out, s, &by_key, nd, p);
+         node = node_at(out, &by_key, nd, parent, loc);
       }
       nd->node_of[id] = node;
       nd->next_ctx[id] = nd->first_ctx[node];
       nd->first_ctx[node] = id;
+      if (c->kind != CtxRoot && cp_context_ran_code(c)
+          && runs_foreign_code(c, frame_function(s, c), sb_fn)) {
+         UInt f = frame_function_node(out, s, &by_key, nd, c);
+         nd->next_foreign[id] = nd->first_foreign[f];
+         nd->first_foreign[f] = id;
+      }
    }
+   VG_(free)(sb_fn);
    VG_(free)(by_key.keys);
    VG_(free)(by_key.values);
 }
@@ -206,19 +292,30 @@ typedef struct {
    AddrCostList touched;  /* addr: a location id */
 } NodeCosts;
 
-static void add_context_costs(const Context* c,
-                              const SuperblockLocations* sl, NodeCosts* nc)
+/* Adds c's costs at locations of its frame's function (own) or of other
+ * functions (foreign), or all when the frame has no node of its own. */
+typedef enum { AllCode, OwnCode, ForeignCode } CodeKind;
+
+static void add_context_costs(LocationSet* s, const Context* c,
+                              const SuperblockLocations* sl,
+                              const Nodes* nd, CodeKind kind, NodeCosts* nc)
 {
    ULong per_instr[CP_MAX_SB_INSTRS];
    const SBInfo* sb;
    const ULong* counts;
-   UInt k, i;
+   UInt k, i, frame_fn = 0;
+   if (kind == OwnCode && !nd->frame_node[c->id]) kind = AllCode;
+   if (kind != AllCode) frame_fn = frame_function(s, c);
    for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
       const UInt* loc = sl->loc + sl->first[sb->id];
       cp_instr_counts(sb, counts, per_instr);
       for (i = 0; i < sb->n_instrs; i++)
          if (per_instr[i]) {
             tl_assert(loc[i] != 0);
+            if (kind != AllCode
+                && (location_function(s, loc[i]) == frame_fn)
+                   != (kind == OwnCode))
+               continue;
             if (nc->cost[loc[i]] == 0)
                cp_addrcostlist_append(&nc->touched, loc[i], 0);
             nc->cost[loc[i]] += per_instr[i];
@@ -228,13 +325,13 @@ static void add_context_costs(const Context* c,
 
 /* Costs are summed per location in an array, not by sorting every
  * (location, cost) pair: only the node's distinct locations are sorted. */
-static ULong write_samples(OutFile* out, const SuperblockLocations* sl,
-                           const Nodes* nd, UInt n_locations)
+static ULong write_samples(OutFile* out, LocationSet* s,
+                           const SuperblockLocations* sl, const Nodes* nd)
 {
    NodeCosts nc = { 0 };
    UInt node, id, i;
    ULong samples = 0;
-   nc.cost = VG_(calloc)("cp.stacks.nodecosts", n_locations + 1,
+   nc.cost = VG_(calloc)("cp.stacks.nodecosts", s->n_locations + 1,
                          sizeof(ULong));
    for (node = 1; node <= nd->n_nodes; node++) {
       UInt tid = 0;
@@ -242,7 +339,12 @@ static ULong write_samples(OutFile* out, const SuperblockLocations* sl,
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
          tid = c->tid;   /* a node never spans threads: roots are apart */
-         add_context_costs(c, sl, &nc);
+         add_context_costs(s, c, sl, nd, OwnCode, &nc);
+      }
+      for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
+         Context* c = cp_context_by_id(id);
+         tid = c->tid;
+         add_context_costs(s, c, sl, nd, ForeignCode, &nc);
       }
       cp_sort_and_merge(&nc.touched);
       for (i = 0; i < nc.touched.used; i++, samples++) {
@@ -284,8 +386,8 @@ static Bool write_dump(const HChar* path, ULong total, const HChar* cmd,
    write_maps(out);
    write_functions(out, &s.functions);
    write_locations(out, &s);
-   write_nodes(out, &s, &nd);
-   samples = write_samples(out, &sl, &nd, s.n_locations);
+   write_nodes(out, &s, &sl, &nd);
+   samples = write_samples(out, &s, &sl, &nd);
    cp_outfile_printf(out, "end\t%llu\n", samples);
    ok = cp_outfile_commit(out);
    if (VG_(clo_stats))
@@ -298,6 +400,9 @@ static Bool write_dump(const HChar* path, ULong total, const HChar* cmd,
    VG_(free)(nd.node_of);
    VG_(free)(nd.first_ctx);
    VG_(free)(nd.next_ctx);
+   VG_(free)(nd.frame_node);
+   VG_(free)(nd.first_foreign);
+   VG_(free)(nd.next_foreign);
    VG_(free)(sl.first);
    VG_(free)(sl.loc);
    cp_locset_free(&s);
