@@ -38,13 +38,22 @@ SBInfo* cp_sbinfo_at(UInt i)
 /* Exits that leave after the same number of instructions share one
  * counter: the instructions they stand for are the same.  Most
  * superblocks end in a conditional branch whose side exit and final exit
- * both come after the last instruction, so they need a single counter. */
+ * both come after the last instruction, so they need a single counter.
+ * An exit before the first instruction (the self-check that Valgrind
+ * puts in front of code that may be rewritten: JIT code, --smc-check)
+ * stands for no instruction and is not counted. */
+static Bool before_first_instr(UInt n_instrs_so_far, const IRStmt* st)
+{
+   return st->tag == Ist_Exit && n_instrs_so_far == 0;
+}
+
 static UInt count_exit_groups(const IRSB* in, UInt* n_instrs)
 {
    UInt groups = 0, i, last = ~0u;
    *n_instrs = 0;
    for (i = 0; i < (UInt)in->stmts_used; i++) {
       if (in->stmts[i]->tag == Ist_IMark) (*n_instrs)++;
+      if (before_first_instr(*n_instrs, in->stmts[i])) continue;
       if (in->stmts[i]->tag == Ist_Exit && *n_instrs != last) {
          groups++;
          last = *n_instrs;
@@ -71,6 +80,7 @@ static SBInfo* describe_superblock(const IRSB* in)
       const IRStmt* st = in->stmts[i];
       if (st->tag == Ist_IMark)
          sb->instr_addr[n_instrs++] = (Addr)st->Ist.IMark.addr;
+      if (before_first_instr(n_instrs, st)) continue;
       if (st->tag == Ist_Exit
           && (n_groups == 0 || sb->exit_ninstrs[n_groups - 1] != n_instrs))
          sb->exit_ninstrs[n_groups++] = n_instrs;
@@ -228,7 +238,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
          current_instr = (Addr)st->Ist.IMark.addr;
          n_instrs++;
       }
-      if (st->tag == Ist_Exit) {
+      if (st->tag == Ist_Exit && !before_first_instr(n_instrs, st)) {
          if (last_group_instrs != ~0u && n_instrs != last_group_instrs)
             group++;
          last_group_instrs = n_instrs;
