@@ -113,6 +113,21 @@ cachegrind_out() {
     echo "$W/cache/$key.cg.out"
 }
 
+# callgrind_out PROG ARGS... -> prints the path of callgrind's own output file
+# (oracle for inclusive costs through recursion).
+_run_callgrind() {
+    vg --tool=callgrind --callgrind-out-file="$W/cache/$1.callgrind.out" \
+        --log-file="$W/cache/$1.callgrind.log" "${@:2}" \
+        >"$W/cache/$1.callgrind.stdout" 2>"$W/cache/$1.callgrind.err" </dev/null
+}
+callgrind_out() {
+    local key
+    key=$(_key callgrind "$@")
+    _locked "$key" _run_callgrind "$key" "$@"
+    [ -s "$W/cache/$key.callgrind.out" ] || { echo "callgrind produced no output for: $*" >&2; return 1; }
+    echo "$W/cache/$key.callgrind.out"
+}
+
 # shared_profile [tool options] -- PROG ARGS... -> prints base path B of a cached tool run:
 # B (callgrind format), B.pb.gz, B.log (valgrind log), B.rc (exit status), B.stdout, B.stderr.
 _run_shared() {
