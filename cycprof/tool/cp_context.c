@@ -1,6 +1,7 @@
 /* cycprof: the calling-context tree and its cost centers. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
 #include "cp_arena.h"

@@ -1,8 +1,10 @@
 """Readers and checks for the cycprof test suite.
 
-Everything here reads files through the real readers where one exists
-(callgrind_annotate, cg_annotate, go tool pprof) or parses the documented text
-formats (the callgrind format, valgrind logs). Nothing here knows what the
+The oracles' own files are read here, never their annotate scripts' display
+(which changes between Valgrind releases): lackey's and the tool's log lines,
+cachegrind's cachegrind.out file and the callgrind format (both documented
+text formats), and pprof files through `go tool pprof`. callgrind_annotate is
+only run to show that it reads the tool's files cleanly. Nothing here knows what the
 tool is expected to print: expectations come from oracles and from the
 structure of the test programs.
 """
@@ -108,69 +110,67 @@ def norm_fn(name):
     return name
 
 
-def split_file_fn(s):
-    """'file:function' as printed by cg_annotate/callgrind_annotate -> (file, fn).
-    File names here contain no ':'; C++ function names may."""
-    i = s.find(":")
-    if i < 0:
-        return "", s
-    return s[:i], s[i + 1:]
-
-
 # ---------------------------------------------------------------- cachegrind oracle
 
-def _annotate_table(out):
-    """Rows 'COST (PCT)  file:function [obj]' of the function table printed by
-    cg_annotate/callgrind_annotate (with --auto=no). Returns list of (cost, file, fn, obj)."""
-    rows = []
-    lines = out.splitlines()
-    i = 0
-    # find the table header ('file:function')
-    while i < len(lines) and not re.search(r"file:function\s*$", lines[i]):
-        i += 1
-    if i == len(lines):
-        raise ValueError("no function table in annotate output")
-    i += 1
-    if i < len(lines) and lines[i].startswith("-----"):
-        i += 1
-    for line in lines[i:]:
-        if line.startswith("-----"):
-            break
-        if not line.strip():
-            continue
-        m = re.match(r"^\s*([\d,]+|\.)\s+(?:\(\s*[\d.]+%\)\s+)?(\S.*)$", line)
-        if not m:
-            raise ValueError("unparsable function row: %r" % line)
-        rest = m.group(2)
-        obj = ""
-        mo = re.search(r"\s\[([^\[\]]*)\]$", rest)
-        if mo:
-            obj = mo.group(1)
-            rest = rest[:mo.start()]
-        fl, fn = split_file_fn(rest)
-        rows.append((0 if m.group(1) == "." else num(m.group(1)), fl, fn, obj))
-    return rows
-
-
-def _program_totals(out):
-    m = re.search(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?PROGRAM TOTALS", out, re.M)
-    if not m:
-        raise ValueError("no PROGRAM TOTALS line")
-    return num(m.group(1))
+def read_cachegrind(cgout):
+    """Reads a cachegrind.out file (fl=, fn=, 'LINE COST...' lines, events:,
+    summary:) as cachegrind writes it; names are never compressed there.
+    Returns (self Ir per function, self Ir per (file basename, line), summary Ir)."""
+    fns = collections.Counter()
+    lines = collections.Counter()
+    events = summary = None
+    fl = fn = None
+    with open(cgout, errors="replace") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            if line[0].isdigit():
+                toks = line.split()
+                if fn is None or events is None or len(toks) < 2:
+                    raise ValueError("%s:%d: cost line outside a function: %r" % (cgout, lineno, line))
+                ir = int(toks[1 + events.index("Ir")]) if len(toks) > 1 + events.index("Ir") else 0
+                fns[norm_fn(fn)] += ir
+                lines[(os.path.basename(fl or ""), int(toks[0]))] += ir
+                continue
+            m = re.match(r"^(\w+)([=:])\s?(.*)$", line)
+            if not m:
+                raise ValueError("%s:%d: malformed line %r" % (cgout, lineno, line[:80]))
+            key, sep, val = m.groups()
+            if sep == "=" and key == "fl":
+                fl = val
+            elif sep == "=" and key == "fn":
+                fn = val
+            elif sep == ":" and key == "events":
+                events = val.split()
+            elif sep == ":" and key == "summary":
+                summary = int(val.split()[events.index("Ir")])
+            elif sep == "=":
+                raise ValueError("%s:%d: unknown spec %r" % (cgout, lineno, key))
+    if events is None or "Ir" not in events or summary is None:
+        raise ValueError("%s: no 'events: Ir' or no 'summary:' line" % cgout)
+    if sum(fns.values()) != summary:
+        raise ValueError("%s: costs sum to %d, summary: says %d" % (cgout, sum(fns.values()), summary))
+    return fns, lines, summary
 
 
 def cg_functions(cgout):
-    """Per-function self Ir from cg_annotate (summed over source files, unknowns bucketed)."""
-    rc, out, err = run(["cg_annotate", "--threshold=0", "--auto=no", cgout])
-    if rc != 0:
-        raise RuntimeError("cg_annotate failed: %s" % err)
-    d = collections.Counter()
-    for cost, fl, fn, obj in _annotate_table(out):
-        d[norm_fn(fn)] += cost + SKEW
-    return d, _program_totals(out) + SKEW
+    """Cachegrind's self Ir per function (summed over source files, unknowns
+    bucketed) and its total."""
+    fns, lines, summary = read_cachegrind(cgout)
+    return collections.Counter({k: v + SKEW for k, v in fns.items()}), summary + SKEW
+
+
+def cg_line_self(cgout):
+    """Cachegrind's self Ir per (file basename, line)."""
+    fns, lines, summary = read_cachegrind(cgout)
+    return collections.Counter({k: v + SKEW if v else v for k, v in lines.items()})
 
 
 # ---------------------------------------------------------------- callgrind_annotate
+# Run only to show that it reads the tool's files cleanly: its display format
+# changes between Valgrind releases, so no numbers are taken from it except the
+# PROGRAM TOTALS line, which every release prints as 'N [(100.0%)]  PROGRAM TOTALS'.
 
 WARN_RE = re.compile(r"^\s*warning|use of uninitiali[sz]ed|malformed|^\s*error", re.I)
 
@@ -185,74 +185,12 @@ def callgrind_annotate(path, *args):
     return rc, out, err, warns
 
 
-def ca_functions(path, inclusive=False):
-    """Per-function cost from callgrind_annotate's table (summed over files)."""
-    args = ["--threshold=100", "--auto=no"]
-    if inclusive:
-        args.append("--inclusive=yes")
-    rc, out, err, warns = callgrind_annotate(path, *args)
-    if rc != 0:
-        raise RuntimeError("callgrind_annotate failed rc=%d: %s" % (rc, err[-500:]))
-    d = collections.Counter()
-    for cost, fl, fn, obj in _annotate_table(out):
-        d[norm_fn(fn)] += cost
-    return d, _program_totals(out), warns
-
-
-def ca_tree(path, mode="caller"):
-    """Parse callgrind_annotate --tree=caller|calling output into edges.
-    Returns list of (caller_fn, callee_fn, cost) as printed (names normalised)."""
-    rc, out, err, warns = callgrind_annotate(path, "--threshold=100", "--auto=no",
-                                             "--inclusive=yes", "--tree=" + mode)
-    if rc != 0:
-        raise RuntimeError("callgrind_annotate --tree failed: %s" % err[-500:])
-    lines = out.splitlines()
-    i = 0
-    while i < len(lines) and not re.search(r"file:function\s*$", lines[i]):
-        i += 1
-    i += 2
-    edges = []
-    block = []
-
-    def flush():
-        # a block: '<' lines (callers), one '*' line (the function), '>' lines (callees)
-        me = None
-        for kind, cost, fn in block:
-            if kind == "*":
-                me = fn
-        if me is None:
-            return
-        for kind, cost, fn in block:
-            if kind == "<":
-                edges.append((fn, me, cost))
-            elif kind == ">":
-                edges.append((me, fn, cost))
-    for line in lines[i:]:
-        if line.startswith("-----"):
-            break
-        if not line.strip():
-            flush()
-            block = []
-            continue
-        m = re.match(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?([<>*])\s+(\S.*)$", line)
-        if not m:
-            m2 = re.match(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(\S.*)$", line)
-            if m2:
-                # --tree=none style line (no marker): treat as the function line
-                m = None
-                rest = m2.group(2)
-                kind, cost = "*", num(m2.group(1))
-            else:
-                raise ValueError("unparsable tree line: %r" % line)
-        else:
-            kind, cost, rest = m.group(2), num(m.group(1)), m.group(3)
-        rest = re.sub(r"\s\[[^\[\]]*\]$", "", rest)          # [obj]
-        rest = re.sub(r"\s\(\d+x\)$", "", rest)               # (Nx) call count
-        rest = re.sub(r"\s\[[^\[\]]*\]$", "", rest)
-        fl, fn = split_file_fn(rest)
-        block.append((kind, cost, norm_fn(fn)))
-    flush()
-    return edges, warns
+def annotate_program_totals(out):
+    """The total of a cg_annotate/callgrind_annotate display (any release)."""
+    m = re.search(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?PROGRAM TOTALS", out, re.M)
+    if not m:
+        raise ValueError("no PROGRAM TOTALS line")
+    return num(m.group(1))
 
 
 # ---------------------------------------------------------------- callgrind format parser
@@ -696,30 +634,3 @@ def main_cli():
 if __name__ == "__main__":
     main_cli()
 
-
-def annotated_source(out, path):
-    """Per-line counts for `path` from cg_annotate/callgrind_annotate --auto=yes output:
-    list of (count, source_text); '=>' call lines are skipped."""
-    lines = out.splitlines()
-    res = None
-    for i, line in enumerate(lines):
-        if line.startswith("-- Auto-annotated source:") and line.split(":", 1)[1].strip() == path:
-            res = []
-            j = i + 1
-            while j < len(lines) and (lines[j].startswith("-----") or not lines[j].strip()
-                                      or re.match(r"^\s*Ir\s*$", lines[j])):
-                j += 1
-            for line2 in lines[j:]:
-                if line2.startswith("-----") or line2.startswith("-- Auto-annotated"):
-                    break
-                m = re.match(r"^\s*([\d,]+|\.)\s+(?:\(\s*[\d.]+%\)\s+)?(.*)$", line2)
-                if not m:
-                    continue
-                if m.group(2).startswith("=> ") or m.group(2).startswith("=>"):
-                    continue
-                if re.match(r"^-- line \d+", m.group(2)):
-                    continue
-                c = 0 if m.group(1) == "." else num(m.group(1))
-                res.append((c, m.group(2)))
-            break
-    return res

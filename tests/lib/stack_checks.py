@@ -1,5 +1,5 @@
 """Checks of the stack-event programs (tests/progs), reading the tool's pprof file
-with `go tool pprof` and its callgrind file with callgrind_annotate. Expected
+with `go tool pprof` and its callgrind file with the suite's own reader. Expected
 numbers come from cachegrind (per-function self Ir) and from each program's
 structure; never from the tool.
 
@@ -9,7 +9,7 @@ import collections
 import re
 import sys
 
-from cyc import (Checker, cg_functions, ca_tree, parse_callgrind, pprof_raw, pprof_traces,
+from cyc import (Checker, cg_functions, parse_callgrind, pprof_raw, pprof_traces,
                  pprof, run, norm_fn, callgrind_annotate)
 
 C = Checker()
@@ -99,20 +99,18 @@ def check_split(pb, cgfile, cgo):
     C.eq("pprof: leaf under main->a->leaf (1/4 of leaf)", L // 4, via_a)
     C.eq("pprof: leaf under main->b->leaf (3/4 of leaf)", 3 * L // 4, via_b)
     C.eq("pprof: all of leaf's cost", L, sum(s[0] for s in p.with_leaf("leaf")))
-    # callgrind file via callgrind_annotate --tree=caller: edge costs
-    edges, warns = ca_tree(cgfile, "caller")
-    C.true(not warns, "callgrind_annotate --tree=caller warnings: %s" % warns[:2])
-    ec = collections.Counter()
-    for a, b, cost in edges:
-        ec[(a, b)] += cost
-    C.eq("callgrind_annotate --tree=caller: a->leaf inclusive", L // 4, ec[("a", "leaf")])
-    C.eq("callgrind_annotate --tree=caller: b->leaf inclusive", 3 * L // 4, ec[("b", "leaf")])
-    C.eq("callgrind_annotate --tree=caller: main->a inclusive", o.self_of("a") + L // 4, ec[("main", "a")])
-    C.eq("callgrind_annotate --tree=caller: main->b inclusive", o.self_of("b") + 3 * L // 4, ec[("main", "b")])
+    # callgrind file: the inclusive cost on each call edge (the cost line after calls=)
+    rc, out, err, warns = callgrind_annotate(cgfile, "--tree=caller")
+    C.true(rc == 0 and not warns, "callgrind_annotate --tree=caller problems: rc=%d %s" % (rc, warns[:2]))
     r = parse_callgrind(cgfile)
-    n = collections.Counter()
+    ec, n = collections.Counter(), collections.Counter()
     for a, b, cnt, cost in r.calls:
+        ec[(a, b)] += cost
         n[(a, b)] += cnt
+    C.eq("callgrind file: a->leaf inclusive", L // 4, ec[("a", "leaf")])
+    C.eq("callgrind file: b->leaf inclusive", 3 * L // 4, ec[("b", "leaf")])
+    C.eq("callgrind file: main->a inclusive", o.self_of("a") + L // 4, ec[("main", "a")])
+    C.eq("callgrind file: main->b inclusive", o.self_of("b") + 3 * L // 4, ec[("main", "b")])
     C.eq("calls= count a->leaf", 100, n[("a", "leaf")])
     C.eq("calls= count b->leaf", 300, n[("b", "leaf")])
     C.eq("calls= count main->a", 100, n[("main", "a")])
