@@ -11,6 +11,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
+#include "cp_arch.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
 #include "cp_context.h"
@@ -177,7 +178,7 @@ static Bool call_fast(ThreadStack* t, CallSiteCache* site, Addr target,
    const Frame* caller;
    if (d == 0 || d >= t->capacity || d >= MAX_DEPTH) return False;
    caller = &t->frames[d - 1];
-   if (caller->sp <= sp || site->target != target || site->parent != caller->ctx
+   if (caller->sp < sp + CP_CALL_PUSHES_RETURN || site->target != target || site->parent != caller->ctx
        || !site->ctx)
       return False;
    show_top(push_with_room(t, sp, site->fn, site->callsite, site->ctx,
@@ -193,7 +194,7 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
    cp_stats.calls++;
    if (call_fast(t, site, target, sp)) return;
    /* A frame whose return slot the call overwrites is dead already. */
-   pop_below(t, sp + 1);
+   pop_below(t, sp + CP_CALL_PUSHES_RETURN);
    parent = context_of_depth(t, t->depth);
    /* The context depends only on (parent, call site, callee). */
    if (site->target != target || site->parent != parent || !site->ctx) {
@@ -391,4 +392,37 @@ void cp_callstack_post_signal(ThreadId tid, Int signo)
    while (i > 0 && t->frames[i - 1].kind != FrameSignal) i--;
    if (i > 0) t->depth = i - 1;
    publish(t);
+}
+
+/* Where calls push nothing (arm64), called at a return or a computed jump
+ * when SP is at or above the top frame's.  Frames SP rose above are dead;
+ * if there were any (longjmp, an unwinder), control lands in the function
+ * whose SP this is, and the calls it made at this SP are dead too.
+ * Otherwise a jump to the return address of a frame at this SP returns
+ * from it (and from the tail calls above it); a `ret` that matches none
+ * ends the top frame if it is at this SP, as it would pop its slot on
+ * x86 (a signal handler returning to the trampoline).  Jumps that match
+ * nothing (PLT stubs, switch tables of frameless leaves) change nothing. */
+VG_REGPARM(3) void cp_on_link_return(Addr target, Addr sp, UWord is_ret)
+{
+   ThreadStack* t = current;
+   UInt d = t->depth, i;
+   cp_stats.sp_rises++;
+   pop_below(t, sp);
+   if (t->depth < d) {
+      pop_below(t, sp + 1);
+   } else {
+      for (i = d; i > 0 && t->frames[i - 1].sp == sp; i--) {
+         const Frame* f = &t->frames[i - 1];
+         if (f->kind != FrameSignal
+             && f->callsite + CP_CALL_INSN_BYTES == target) {
+            t->depth = i - 1;
+            break;
+         }
+      }
+      if (t->depth == d && is_ret && d > 0 && t->frames[d - 1].sp == sp
+          && t->frames[d - 1].kind != FrameSignal)
+         t->depth = d - 1;
+   }
+   if (t->depth != d) publish(t);
 }

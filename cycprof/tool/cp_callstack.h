@@ -15,5 +15,6 @@ UInt cp_callstack_max_depth(void);
 VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp);
 VG_REGPARM(1) void cp_on_sp_rise(Addr sp);
 VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp);
+VG_REGPARM(3) void cp_on_link_return(Addr target, Addr sp, UWord is_ret);
 
 #endif

@@ -3,6 +3,7 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
 #include "cp_addrmap.h"
+#include "cp_arch.h"
 #include "cp_functions.h"
 
 /* Exported by the core but missing from the tool headers of 3.19. */
@@ -57,6 +58,7 @@ Bool cp_is_trampoline(Addr fn)
    Bool is;
    if (known) return *known == 2;
    is = VG_(DebugInfo_sect_kind)(NULL, fn) == Vg_SectPLT
+        || cp_arch_is_plt_stub(fn)
         || (VG_(get_fnname)(VG_(current_DiEpoch)(), fn, &name)
             && looks_like_resolver(name));
    cp_addrmap_put(&trampoline_flag, fn, is ? 2 : 1);

@@ -13,7 +13,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
-#include "libvex_guest_offsets.h"
+#include "cp_arch.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
 #include "cp_context.h"
@@ -142,15 +142,23 @@ static void count_exit(IRSB* out, IRExpr* counters, UInt group,
    addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot, sum));
 }
 
-/* Remembered for the tail-call case of cp_on_function_entry. */
+/* Remembered for the tail-call case of cp_on_function_entry.  A side
+ * exit stores its site only if taken: by a select, not a guarded store,
+ * which the arm64 back end cannot compile. */
 static void note_jump_site(IRSB* out, Addr site, IRExpr* taken)
 {
    IRExpr* where = mkIRExpr_HWord((HWord)&cp_last_jump_site);
    IRExpr* value = IRExpr_Const(IRConst_U64(site));
    if (taken)
-      addStmtToIRSB(out, IRStmt_StoreG(Iend_LE, where, value, taken));
-   else
-      addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, value));
+      value = new_tmp(out, Ity_I64,
+                      IRExpr_ITE(taken, value, load64(out, &cp_last_jump_site)));
+   addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, value));
+}
+
+/* The guest's stack pointer, wherever its architecture keeps it. */
+static IRExpr* get_sp(IRSB* out, const VexGuestLayout* layout)
+{
+   return new_tmp(out, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
 }
 
 static IRExpr* binop(IRSB* out, IROp op, IRExpr* a, IRExpr* b)
@@ -169,9 +177,10 @@ static IRExpr* word(ULong w)
  * frame may share its owner with another function, so owning the entry
  * does not mean being that function's frame).  Returns the address of
  * the superblock's counters. */
-static IRExpr* add_prologue(IRSB* out, SBInfo* sb)
+static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
+                            const VexGuestLayout* layout)
 {
-   IRExpr* sp = new_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
+   IRExpr* sp = get_sp(out, layout);
    IRExpr* need = binop(out, Iop_Xor64, load64(out, &cp_dense.owner),
                         word(sb->owner));
    if (sb->fn_entry)
@@ -187,11 +196,21 @@ static IRExpr* add_prologue(IRSB* out, SBInfo* sb)
 
 /* Frames die when SP rises above their return slot.  That happens on
  * returns, and otherwise only on jumps to computed addresses (longjmp,
- * unwinders, context switches), so only superblocks ending in one check. */
-static void check_sp_rise(IRSB* out)
+ * unwinders, context switches), so only superblocks ending in one check.
+ * Where a call pushes nothing (arm64), a frame may end with SP back at
+ * its own level: see cp_on_link_return. */
+static void check_sp_rise(IRSB* out, const VexGuestLayout* layout,
+                          const IRExpr* next, Bool is_ret)
 {
-   IRExpr* sp = new_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
+   IRExpr* sp = get_sp(out, layout);
    IRExpr* top_sp = load64(out, &cp_top_sp);
+   if (!CP_CALL_PUSHES_RETURN) {
+      call_if(out, new_tmp(out, Ity_I1,
+                           IRExpr_Binop(Iop_CmpLE64U, top_sp, sp)),
+              3, "cp_on_link_return", cp_on_link_return,
+              mkIRExprVec_3(deepCopyIRExpr(next), sp, word(is_ret)));
+      return;
+   }
    call_if(out, new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, top_sp, sp)),
            1, "cp_on_sp_rise", cp_on_sp_rise, mkIRExprVec_1(sp));
 }
@@ -222,10 +241,11 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    UInt i, n_instrs = 0, group = 0, last_group_instrs = ~0u;
    Bool final_group_counted = False;
    Addr current_instr = 0;
-   (void)closure; (void)layout; (void)vge; (void)archinfo_host;
+   (void)closure; (void)vge; (void)archinfo_host;
 
-   if (gWordTy != hWordTy || gWordTy != Ity_I64)
-      VG_(tool_panic)("cycprof: only amd64 guests on amd64 hosts");
+   if (gWordTy != hWordTy || gWordTy != Ity_I64 || layout->sizeof_SP != 8)
+      VG_(tool_panic)("cycprof: only 64-bit guests on the same host "
+                      "(amd64, arm64)");
    sb = describe_superblock(in);
    if (!sb) return in;
 
@@ -233,7 +253,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    for (i = 0; i < (UInt)in->stmts_used; i++) {
       IRStmt* st = in->stmts[i];
       if (!counters && st->tag == Ist_IMark)
-         counters = add_prologue(out, sb);
+         counters = add_prologue(out, sb, layout);
       if (st->tag == Ist_IMark) {
          current_instr = (Addr)st->Ist.IMark.addr;
          n_instrs++;
@@ -263,11 +283,10 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       note_jump_site(out, current_instr, NULL);
    if (in->jumpkind == Ijk_Ret
        || (in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const))
-      check_sp_rise(out);
+      check_sp_rise(out, layout, in->next, in->jumpkind == Ijk_Ret);
    if (in->jumpkind == Ijk_Call) {
       CallSiteCache* site = cp_arena_alloc(sizeof(CallSiteCache));
-      IRExpr* sp = new_tmp(out, Ity_I64,
-                           IRExpr_Get(OFFSET_amd64_RSP, Ity_I64));
+      IRExpr* sp = get_sp(out, layout);
       site->callsite = current_instr;
       call_if(out, NULL, 3, "cp_on_call", cp_on_call,
               mkIRExprVec_3(mkIRExpr_HWord((HWord)site), in->next, sp));

@@ -1,0 +1,25 @@
+/* cycprof: what the shadow stack must know about the guest architecture.
+ *
+ * x86 calls push the return address: a callee's frame starts one slot
+ * below every frame of its caller, and a return always raises SP above
+ * it.  arm64 calls (BL, BLR) leave it in the link register: a callee
+ * starts at its caller's SP, and a leaf returns with SP unchanged, so
+ * a return is recognised by where it goes (cp_on_link_return). */
+#ifndef CP_ARCH_H
+#define CP_ARCH_H
+
+#include "pub_tool_basics.h"
+
+#if defined(VGA_arm64)
+#  define CP_CALL_PUSHES_RETURN 0
+#  define CP_CALL_INSN_BYTES    4   /* a call returns to its address + 4 */
+#else
+#  define CP_CALL_PUSHES_RETURN 1
+#  define CP_CALL_INSN_BYTES    0   /* unused: returns are found by SP */
+#endif
+
+/* A PLT stub recognised by its code, where Valgrind does not say which
+ * section an address lies in. */
+Bool cp_arch_is_plt_stub(Addr a);
+
+#endif
