@@ -20,6 +20,7 @@ int sc_arg(stack_cmd_t *c, int argc, char **argv, int *i)
             return -1;
         }
         c->out = v;
+        cu_output_is_stdout = 0;
     } else if (a[0] == '-' && a[1]) {
         cu_err(c->name, "unknown option '%s' (see cycprof %s --help)", a,
                c->name);
