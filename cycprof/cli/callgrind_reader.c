@@ -66,6 +66,18 @@ static int fail(parser_t *ps, const char *fmt, ...)
     return -1;
 }
 
+/* dst[e] += v[e] for each event; sums past 2^64-1 are an error rather
+ * than a wrapped number. */
+static int add_costs(parser_t *ps, uint64_t *dst, const uint64_t *v,
+                     const char *what)
+{
+    for (size_t e = 0; e < ps->p->nev; e++)
+        if (cu_add_u64(&dst[e], v[e]) != 0)
+            return fail(ps, "the %s of %s add up to more than 2^64-1",
+                        what, ps->p->events[e]);
+    return 0;
+}
+
 void cg_init(cg_profile_t *p)
 {
     memset(p, 0, sizeof *p);
@@ -270,8 +282,8 @@ static int end_part(parser_t *ps)
         const uint64_t *t = ps->have_summary  ? ps->summary
                             : ps->have_totals ? ps->ptotals
                                               : ps->part_self;
-        for (size_t e = 0; e < p->nev; e++)
-            p->totals[e] += t[e];
+        if (add_costs(ps, p->totals, t, "totals of the parts") != 0)
+            return -1;
         p->nparts++;
     }
     ps->part_has_body = ps->have_summary = ps->have_totals = 0;
@@ -381,7 +393,8 @@ static int parse_costs(parser_t *ps, const char *s, uint64_t *out)
             return fail(ps, "more costs than events (%zu)", ps->ncol);
         if (lex_u64(&s, &v) < 0 || (*s && *s != ' ' && *s != '\t'))
             return fail(ps, "malformed cost number");
-        out[ps->colmap[col++]] += v;
+        if (cu_add_u64(&out[ps->colmap[col++]], v) != 0)
+            return fail(ps, "costs of one event add up to more than 2^64-1");
         s = skip_ws(s);
     }
     return 0;
@@ -480,10 +493,9 @@ static int cost_line(parser_t *ps, const char *s)
         size_t ci = ps->callee_idx;
         uint64_t *out = p->fn_out + ps->fn_idx * p->nev;
         uint64_t *in = p->fn_in + ci * p->nev;
-        for (size_t e = 0; e < p->nev; e++) {
-            out[e] += cost[e];
-            in[e] += cost[e];
-        }
+        if (add_costs(ps, out, cost, "calls from a function") != 0 ||
+            add_costs(ps, in, cost, "calls to a function") != 0)
+            return -1;
         p->fn_called[ci] = 1;
         return 0;
     }
@@ -496,11 +508,10 @@ static int cost_line(parser_t *ps, const char *s)
         line = UINT32_MAX - 1;
     uint64_t *lc = line_record(p, ps->ob, ps->fl, ps->fn, (uint32_t)line);
     uint64_t *fc = p->fn_self + ps->fn_idx * p->nev;
-    for (size_t e = 0; e < p->nev; e++) {
-        lc[e] += cost[e];
-        fc[e] += cost[e];
-        ps->part_self[e] += cost[e];
-    }
+    if (add_costs(ps, ps->part_self, cost, "costs") != 0 ||
+        add_costs(ps, lc, cost, "costs of a line") != 0 ||
+        add_costs(ps, fc, cost, "costs of a function") != 0)
+        return -1;
     return 0;
 }
 

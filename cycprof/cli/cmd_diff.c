@@ -211,11 +211,17 @@ int cmd_diff(int argc, char **argv)
             goto out;
         }
         rank_build(&p[k], o.by, o.inclusive, &r[k]);
+        if (r[k].overflow) {
+            cu_err("diff", "%s: the costs of one row add up to more than "
+                   "2^64-1", o.files[k]);
+            goto out;
+        }
         qsort(r[k].rows, r[k].n, sizeof *r[k].rows, cmp_row_name);
     }
 
     /* Merge the two name-sorted row lists. */
     size_t nch = 0, i = 0, j = 0;
+    int too_big = 0;
     ch = cu_calloc(r[0].n + r[1].n, sizeof *ch);
     while (i < r[0].n || j < r[1].n) {
         const rank_row_t *a = i < r[0].n ? &r[0].rows[i] : NULL;
@@ -235,11 +241,17 @@ int cmd_diff(int argc, char **argv)
         }
         if (x.base != x.new)
             ch[nch++] = x;
+        too_big |= magnitude(&x) > INT64_MAX;
     }
     qsort(ch, nch, sizeof *ch, cmp_change);
 
     const char *evname = p[0].events[ev[0]];
     uint64_t tb = p[0].totals[ev[0]], tn = p[1].totals[ev[1]];
+    if (too_big || (tb > tn ? tb - tn : tn - tb) > INT64_MAX) {
+        cu_err("diff", "a change of %s is larger than 2^63-1: it cannot be "
+               "shown as a signed number", evname);
+        goto out;
+    }
     char b1[32], b2[32], b3[32], b4[32];
 
     rc_rule(stdout);

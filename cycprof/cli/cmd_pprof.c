@@ -3,13 +3,11 @@
  * (cycprof/proto/profile.proto) that `go tool pprof` reads.
  *
  * It streams: samples are converted and written as they are read, so memory
- * holds only the calling-context tree and the string table. The output is
- * written to OUT.tmp.<pid> and renamed into place only when complete, so OUT
- * is either the old file, or absent, or a whole profile. */
+ * holds only the calling-context tree and the string table (and the cut
+ * stacks of deep recursions, merged). OUT is written as out_file.h says:
+ * a regular file is either the old one, or absent, or a whole profile. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +16,9 @@
 #include "commands.h"
 #include "elf_buildid.h"
 #include "gzip_stream.h"
+#include "out_file.h"
 #include "pprof_writer.h"
+#include "stack_merge.h"
 #include "stacks_reader.h"
 
 /* zlib level 1: profiles are mostly small varints that compress well even
@@ -33,25 +33,14 @@ static const char usage_text[] =
     "Open the result with:  go tool pprof -http=127.0.0.1:8000 OUT\n"
     "\n"
     "options:\n"
-    "  -o, --output OUT  the profile to write (replaced atomically)\n"
+    "  -o, --output OUT  the profile to write (a regular file is replaced\n"
+    "                    atomically; a device or FIFO is written in place)\n"
     "  -z, --level N     gzip level, 1 (fastest, default) to 9 (smallest)\n"
     "  -h, --help        show this help\n"
     "\n"
     "On a malformed or truncated dump it prints one line\n"
     "'cycprof pprof: FILE:LINE: problem', leaves no output and exits 1.\n"
     "Exit status: 0 success, 1 conversion failed, 2 bad usage.\n";
-
-/* The temporary output, removed on error or when a signal stops us. */
-static char *volatile tmp_path;
-
-static void on_signal(int sig)
-{
-    char *p = tmp_path;
-    if (p)
-        unlink(p);               /* async-signal-safe */
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -61,11 +50,68 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
+/* The cut stacks of deep recursions (see sr_stack) are merged in memory
+ * up to this size; beyond it they are written one by one. */
+#define MERGE_MAX_BYTES ((size_t)256 << 20)
+
+/* Where sr_stack left frames out: one location of its own, defined on
+ * first use with ids after the dump's. */
+struct elision {
+    uint64_t last_fn, last_loc;  /* the dump's highest ids */
+    uint64_t loc;                /* 0 until defined */
+};
+
+static int elision_loc(struct pprof_writer *w, struct elision *el)
+{
+    if (el->loc)
+        return 0;
+    struct pw_line line = { el->last_fn + 1, 0 };
+    if (pw_function(w, el->last_fn + 1, "(frames of a deep stack left out)",
+                    "(frames of a deep stack left out)", "", 0) != 0 ||
+        pw_location(w, el->last_loc + 1, 0, 0, &line, 1) != 0)
+        return -1;
+    el->loc = el->last_loc + 1;
+    return 0;
+}
+
+/* A sample whose stack was cut goes to the merge table, others straight
+ * to the writer. */
+static int put_sample(struct pprof_writer *w, struct stack_merge *m,
+                      struct elision *el, uint64_t *stack, size_t n,
+                      int64_t count, int64_t thread)
+{
+    size_t cut = SR_MAX_FRAMES - SR_KEEP_OUTER - 1;
+    if (n == SR_MAX_FRAMES && stack[cut] == 0) {
+        if (elision_loc(w, el) != 0)
+            return -1;
+        stack[cut] = el->loc;
+        int kept = sm_add(m, stack, n, count, thread);
+        if (kept != 0)
+            return kept < 0 ? -2 : 0;
+    }
+    return pw_sample(w, stack, n, count, thread);
+}
+
+static int put_merged(struct pprof_writer *w, const struct stack_merge *m)
+{
+    for (size_t i = 0; i < sm_count(m); i++) {
+        const uint64_t *locs;
+        size_t n;
+        int64_t count, thread;
+        sm_get(m, i, &locs, &n, &count, &thread);
+        if (pw_sample(w, locs, n, count, thread) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Feeds every record of the dump to the writer. Returns 0, or -1 after
  * printing the error. */
 static int convert(struct stacks_reader *r, struct pprof_writer *w,
                    const char *out_path)
 {
+    struct elision el = { 0, 0, 0 };
+    struct stack_merge *merge = sm_new(MERGE_MAX_BYTES);
     struct sr_record rec;
     uint64_t *stack = NULL;
     size_t stack_cap = 0;
@@ -75,6 +121,10 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
     int rc;
     char build_id[2 * 64 + 1];
 
+    if (!merge) {
+        fprintf(stderr, "cycprof pprof: %s: out of memory\n", out_path);
+        return -1;
+    }
     while ((rc = sr_next(r, &rec)) == 1) {
         int wr = 0;
         switch (rec.kind) {
@@ -84,6 +134,7 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
                             rec.map.file_offset, rec.map.path, build_id);
             break;
         case SR_FN:
+            el.last_fn = rec.fn.id;
             wr = pw_function(w, rec.fn.id, rec.fn.name, rec.fn.system_name,
                              rec.fn.filename, rec.fn.start_line);
             break;
@@ -101,6 +152,7 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
                 lines[i].function_id = rec.loc.lines[i].fn;
                 lines[i].line = rec.loc.lines[i].line;
             }
+            el.last_loc = rec.loc.id;
             wr = pw_location(w, rec.loc.id, rec.loc.map_id, rec.loc.address,
                              lines, rec.loc.nlines);
             break;
@@ -113,11 +165,14 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
                 oom = "out of memory";
                 break;
             }
-            wr = pw_sample(w, stack, n, rec.sample.count,
-                           (int64_t)rec.sample.thread);
+            wr = put_sample(w, merge, &el, stack, n, rec.sample.count,
+                            (int64_t)rec.sample.thread);
+            if (wr == -2)
+                oom = "out of memory";
             break;
         }
         case SR_END:
+            wr = put_merged(w, merge);
             break;
         }
         if (oom || wr != 0)
@@ -125,6 +180,7 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
     }
     free(stack);
     free(lines);
+    sm_free(merge);
     if (rc < 0) {
         fprintf(stderr, "cycprof pprof: %s\n", sr_error(r));
         return -1;
@@ -228,49 +284,20 @@ int cmd_pprof(int argc, char **argv)
         return 1;
     }
 
-    size_t tlen = strlen(out) + 32;
-    char *tmp = malloc(tlen);
-    if (!tmp) {
-        fprintf(stderr, "cycprof pprof: %s: out of memory\n", out);
+    struct out_file o;
+    char err[1200];
+    if (of_open(&o, out, err, sizeof err) != 0) {
+        fprintf(stderr, "cycprof pprof: cannot write %s\n", err);
         sr_close(r);
         return 1;
     }
-    snprintf(tmp, tlen, "%s.tmp.%ld", out, (long)getpid());
-    /* O_EXCL: never write through a file or link someone else put there. */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        fprintf(stderr, "cycprof pprof: cannot write %s: %s\n", out,
-                strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
-        sr_close(r);
-        return 1;
-    }
-    tmp_path = tmp;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGHUP, on_signal);
-    signal(SIGPIPE, on_signal);
-
-    int ok = write_profile(r, f, level, out) == 0;
-    if (fclose(f) != 0 && ok) {
-        fprintf(stderr, "cycprof pprof: %s: %s\n", tmp, strerror(errno));
-        ok = 0;
-    }
-    /* No fsync: rename() already gives readers all or nothing; durability
-     * across a power cut is not worth the wait for a profile. */
-    if (ok && rename(tmp, out) != 0) {
-        fprintf(stderr, "cycprof pprof: %s: %s\n", out, strerror(errno));
-        ok = 0;
-    }
+    int ok = write_profile(r, o.f, level, out) == 0;
     if (!ok)
-        unlink(tmp);
-    tmp_path = NULL;
-    free(tmp);
+        of_abort(&o);
+    else if (of_commit(&o, err, sizeof err) != 0) {
+        fprintf(stderr, "cycprof pprof: cannot write %s\n", err);
+        ok = 0;
+    }
     sr_close(r);
     return ok ? 0 : 1;
 }

@@ -167,10 +167,18 @@ static int report_functions(const opts_t *o)
     rank_t r;
     memset(&r, 0, sizeof r);
 
-    if (rc_load("report", &p, o->files, o->nfiles) < 0 ||
-        rc_sort_order("report", &p, o->sort, order, &norder) < 0)
+    if (rc_load("report", &p, o->files, o->nfiles) < 0)
         goto out;
+    if (rc_sort_order("report", &p, o->sort, order, &norder) < 0) {
+        rc = 2;                  /* a bad --sort is a usage error */
+        goto out;
+    }
     rank_build(&p, o->by, o->inclusive, &r);
+    if (r.overflow) {
+        cu_err("report", "%s: the costs of one row add up to more than "
+               "2^64-1", o->files[0]);
+        goto out;
+    }
     rank_sort(&r, order, norder);
 
     char events[512] = "", sort[512] = "", ranking[64];

@@ -9,15 +9,66 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+int cu_output_is_stdout = 1;
+
+/* Length of the control character at s (C0, DEL, or C1 as UTF-8), else 0. */
+static size_t control_len(const unsigned char *s)
+{
+    if (s[0] < 0x20 || s[0] == 0x7f)
+        return 1;
+    if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+        return 2;
+    return 0;
+}
+
+char *cu_escape_controls(const char *s)
+{
+    size_t n = 0, extra = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (control_len(p))
+            extra += 4;
+    if (!extra)
+        return NULL;
+    char *out = cu_malloc(strlen(s) + extra + 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t k = control_len(p);
+        if (k == 0) {
+            out[n++] = (char)*p++;
+            continue;
+        }
+        unsigned v = k == 1 ? p[0] : p[1];
+        n += (size_t)sprintf(out + n, "\\x%02x", v);
+        p += k;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+void cu_escape_strings_for_terminal(char **strs, size_t n)
+{
+    if (!cu_output_is_stdout || !isatty(STDOUT_FILENO))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        char *e = strs[i] ? cu_escape_controls(strs[i]) : NULL;
+        if (e) {
+            free(strs[i]);
+            strs[i] = e;
+        }
+    }
+}
 
 void cu_err(const char *cmd, const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
-    fprintf(stderr, "cycprof %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    char *e = isatty(STDERR_FILENO) ? cu_escape_controls(msg) : NULL;
+    fprintf(stderr, "cycprof %s: %s\n", cmd, e ? e : msg);
+    free(e);
 }
 
 static void oom(void)

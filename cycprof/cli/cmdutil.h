@@ -11,9 +11,19 @@
 #define CU_ERRLEN 512
 
 /* Print "cycprof CMD: <formatted>" plus newline on stderr. Every user-facing
- * failure goes through here so that it is exactly one line. */
+ * failure goes through here so that it is exactly one line (control
+ * characters escaped on a terminal). */
 void cu_err(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Names from a profile may hold control characters (ESC sequences): on a
+ * terminal they are shown as \xNN. cu_escape_controls returns the escaped
+ * copy (malloc'd), or NULL when s has none. */
+char *cu_escape_controls(const char *s);
+/* Escapes strs[0..n) in place when the output is standard output and a
+ * terminal. cu_output_is_stdout is 0 once -o names another output. */
+extern int cu_output_is_stdout;
+void cu_escape_strings_for_terminal(char **strs, size_t n);
 
 /* Allocation that never returns NULL: out of memory is not something a
  * profile reader can recover from, so we report it and exit. */
@@ -30,6 +40,15 @@ void cu_grow(void *arr, size_t *cap, size_t need, size_t elem);
  * Return 0 on success, -1 on malformed or out of range input. */
 int cu_parse_u64(const char *s, uint64_t *out);
 int cu_parse_pct(const char *s, double *out); /* accepts "5", "0.5", "5%" */
+
+/* *acc += v; -1 (and *acc unchanged) when the sum would pass 2^64-1. */
+static inline int cu_add_u64(uint64_t *acc, uint64_t v)
+{
+    if (*acc > UINT64_MAX - v)
+        return -1;
+    *acc += v;
+    return 0;
+}
 
 /* "1234567" -> "1,234,567". buf must hold at least 27 bytes. */
 char *cu_commify(uint64_t v, char *buf);

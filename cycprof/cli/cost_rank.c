@@ -85,6 +85,7 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
      * a row is kept in obj[] (first one seen). */
     uint32_t *obj = NULL;
     size_t objcap = 0;
+    int overflow = 0;
 
     if (by == BY_FUNCTION) {
         for (size_t i = 0; i < p->fns.n; i++) {
@@ -96,14 +97,16 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
                 if (p->fn_called[i]) {
                     src = p->fn_in + i * nev;
                 } else {
-                    for (size_t e = 0; e < nev; e++)
-                        tmp[e] = self[e] + p->fn_out[i * nev + e];
+                    for (size_t e = 0; e < nev; e++) {
+                        tmp[e] = self[e];
+                        overflow |= cu_add_u64(&tmp[e], p->fn_out[i * nev + e]);
+                    }
                     src = tmp;
                 }
             }
             uint64_t *c = row_cost(&b, k->k[0], k->k[1], 0);
             for (size_t e = 0; e < nev; e++)
-                c[e] += src[e];
+                overflow |= cu_add_u64(&c[e], src[e]);
             cu_grow(&obj, &objcap, b.keys.n, sizeof *obj);
             obj[b.keys.n - 1] = p->fn_ob[i];
         }
@@ -119,7 +122,7 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
             else
                 c = row_cost(&b, k->k[1], k->k[3], k->k[2]);
             for (size_t e = 0; e < nev; e++)
-                c[e] += p->line_cost[i * nev + e];
+                overflow |= cu_add_u64(&c[e], p->line_cost[i * nev + e]);
             if (b.keys.n > before) {
                 cu_grow(&obj, &objcap, b.keys.n, sizeof *obj);
                 obj[b.keys.n - 1] = k->k[0];
@@ -128,6 +131,7 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
     }
 
     memset(out, 0, sizeof *out);
+    out->overflow = overflow != 0;
     out->n = b.keys.n;
     out->nev = nev;
     out->costs = b.cost;

@@ -19,6 +19,7 @@ typedef struct rank {
     size_t n;
     size_t nev;
     uint64_t *costs;      /* storage behind rows[i].cost */
+    int overflow;         /* a row's cost would pass 2^64-1: rows unusable */
 } rank_t;
 
 /* Parse "function|file|line|object"; -1 if unknown. */
@@ -28,7 +29,8 @@ const char *rank_by_name(rank_by_t by);
 /* Build the rows. inclusive is only meaningful for BY_FUNCTION and follows
  * callgrind_annotate --inclusive=yes: a function that is called somewhere
  * costs the sum of the calls= costs it receives; one that is never called
- * (a root such as _start) costs its self cost plus the calls it makes. */
+ * (a root such as _start) costs its self cost plus the calls it makes.
+ * Sets out->overflow when a sum would pass 2^64-1. */
 void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
                 rank_t *out);
 

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <zlib.h>
 
-size_t pprof_max_bytes = (size_t)1 << 30;
+/* A decompression bomb is refused before the process passes ~256 MB. */
+size_t pprof_max_bytes = (size_t)192 << 20;
 
 /* Limits on expanded stacks; see the check in build(). */
 #define PPROF_MAX_DEPTH (1u << 20)
@@ -56,7 +57,7 @@ static int gunzip(const unsigned char *buf, size_t len, unsigned char **out,
     while (rc != Z_STREAM_END) {
         if (n == cap) {
             if (cap >= pprof_max_bytes) {
-                *why = "decompressed profile is too large";
+                *why = "decompressed profile is larger than 192 MiB (a decompression bomb?)";
                 goto bad;
             }
             cap = cap * 2 > pprof_max_bytes ? pprof_max_bytes : cap * 2;

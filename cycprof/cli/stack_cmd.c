@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "stack_cmd.h"
 #include "cmdutil.h"
+#include "out_file.h"
 
 #include <errno.h>
 #include <string.h>
@@ -19,6 +20,7 @@ int sc_arg(stack_cmd_t *c, int argc, char **argv, int *i)
             return -1;
         }
         c->out = v;
+        cu_output_is_stdout = 0;
     } else if (a[0] == '-' && a[1]) {
         cu_err(c->name, "unknown option '%s' (see cycprof %s --help)", a,
                c->name);
@@ -35,16 +37,27 @@ int sc_arg(stack_cmd_t *c, int argc, char **argv, int *i)
 int sc_write(const stack_cmd_t *c, int (*write)(FILE *f, const void *ctx),
              const void *ctx)
 {
-    FILE *f = c->out ? fopen(c->out, "w") : stdout;
-    if (!f) {
-        cu_err(c->name, "%s: %s", c->out, strerror(errno));
+    struct out_file o;
+    char err[1200];
+    if (!c->out) {
+        if (write(stdout, ctx) < 0 || fflush(stdout) != 0) {
+            cu_err(c->name, "standard output: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    if (of_open(&o, c->out, err, sizeof err) != 0) {
+        cu_err(c->name, "cannot write %s", err);
         return -1;
     }
-    int bad = write(f, ctx) < 0;
-    bad |= c->out ? fclose(f) != 0 : fflush(f) != 0;
-    if (bad) {
-        cu_err(c->name, "%s: write error",
-               c->out ? c->out : "standard output");
+    if (write(o.f, ctx) < 0) {
+        int e = errno;
+        of_abort(&o);
+        cu_err(c->name, "cannot write %s: %s", c->out, strerror(e));
+        return -1;
+    }
+    if (of_commit(&o, err, sizeof err) != 0) {
+        cu_err(c->name, "cannot write %s", err);
         return -1;
     }
     return 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int si_load(const char *cmd, const char *file, stack_profile_t *sp)
@@ -22,8 +23,13 @@ int si_load(const char *cmd, const char *file, stack_profile_t *sp)
             return -1;
         }
     }
-    if (access(file, F_OK) != 0) {
+    struct stat st;
+    if (stat(file, &st) != 0) {
         cu_err(cmd, "%s: %s", file, strerror(errno));
+        goto out;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        cu_err(cmd, "%s: is a directory, not a profile", file);
         goto out;
     }
     if (cu_ends_with(file, ".pb.gz") || cu_ends_with(file, ".pb")) {
@@ -44,6 +50,9 @@ int si_load(const char *cmd, const char *file, stack_profile_t *sp)
         cu_err(cmd, "%s", err);
         goto out;
     }
+    cu_escape_strings_for_terminal(sp->names.str, sp->names.n);
+    cu_escape_strings_for_terminal(&sp->cmd, 1);
+    cu_escape_strings_for_terminal(&sp->unit, 1);
     rc = 0;
 out:
     free(pf);

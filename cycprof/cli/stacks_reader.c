@@ -3,7 +3,7 @@
  * Ids of each record kind must come in order 1, 2, 3, ...: that is how the
  * tool writes them, and it makes "dense from 1" and "defined before use"
  * checkable with a counter per kind, so maps, functions and locations need no
- * table here at all. Only nodes are stored (8 bytes each), to walk stacks. */
+ * table here at all. Only nodes are stored (16 bytes each), to walk stacks. */
 #define _POSIX_C_SOURCE 200809L
 #include "stacks_reader.h"
 
@@ -22,8 +22,11 @@
 enum phase { PH_HEADER, PH_MAP, PH_FN, PH_LOC, PH_NODE, PH_SAMPLE, PH_END,
              PH_DONE };
 
+/* depth: locations the node adds to a stack (a root 0, its child 1);
+ * anchor: its ancestor at depth SR_KEEP_OUTER (itself when not deeper),
+ * where the outer part of a cut stack starts. */
 struct node {
-    uint32_t parent, loc;
+    uint32_t parent, loc, depth, anchor;
 };
 
 struct stacks_reader {
@@ -466,8 +469,17 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
         r->nodes = nd;
         r->nodes_cap = cap;
     }
-    r->nodes[r->nnodes].parent = (uint32_t)rec->node.parent;
-    r->nodes[r->nnodes].loc = (uint32_t)rec->node.loc;
+    struct node *nd = &r->nodes[r->nnodes];
+    nd->parent = (uint32_t)rec->node.parent;
+    nd->loc = (uint32_t)rec->node.loc;
+    nd->depth = 0;
+    nd->anchor = (uint32_t)rec->node.id;
+    if (nd->parent) {
+        const struct node *up = &r->nodes[nd->parent - 1];
+        nd->depth = up->depth == UINT32_MAX ? up->depth : up->depth + 1;
+        if (nd->depth > SR_KEEP_OUTER)
+            nd->anchor = up->anchor;
+    }
     r->nnodes++;
     return 0;
 }
@@ -567,32 +579,45 @@ const char *sr_error(const struct stacks_reader *r)
     return r->failed ? r->err : NULL;
 }
 
-size_t sr_stack(const struct stacks_reader *r, uint64_t node,
-                uint64_t leaf_loc, uint64_t **buf, size_t *cap)
+/* Appends the locations of node and its ancestors, at most `count`. */
+static size_t walk(const struct stacks_reader *r, uint64_t node,
+                   uint64_t *out, size_t count)
 {
     size_t n = 0;
-    uint64_t loc = leaf_loc;
-    /* Terminates: a node's parent was defined before it, so parent ids
-     * strictly decrease along the walk. */
-    for (;;) {
-        if (n == *cap) {
-            size_t c = *cap ? *cap * 2 : 64;
-            uint64_t *b = realloc(*buf, c * sizeof *b);
-            if (!b)
-                return 0;
-            *buf = b;
-            *cap = c;
-        }
-        (*buf)[n++] = loc;
-        if (node == 0)
-            break;
+    while (n < count && node != 0) {
         const struct node *nd = &r->nodes[node - 1];
         if (nd->parent == 0)     /* a root adds no location */
             break;
-        loc = nd->loc;
+        out[n++] = nd->loc;
         node = nd->parent;
     }
     return n;
+}
+
+size_t sr_stack(const struct stacks_reader *r, uint64_t node,
+                uint64_t leaf_loc, uint64_t **buf, size_t *cap)
+{
+    size_t depth = node ? r->nodes[node - 1].depth : 0;
+    size_t need = depth + 1 < SR_MAX_FRAMES ? depth + 1 : SR_MAX_FRAMES;
+    if (need > *cap) {
+        size_t c = need < 64 ? 64 : need;
+        uint64_t *b = realloc(*buf, c * sizeof *b);
+        if (!b)
+            return 0;
+        *buf = b;
+        *cap = c;
+    }
+    uint64_t *out = *buf;
+    out[0] = leaf_loc;
+    if (depth + 1 <= SR_MAX_FRAMES)
+        return 1 + walk(r, node, out + 1, depth);
+    /* Too deep: the innermost frames, a 0 for the ones left out, and the
+     * outermost SR_KEEP_OUTER, found through the anchor: the cost is the
+     * same whatever the depth. */
+    size_t inner = SR_MAX_FRAMES - SR_KEEP_OUTER - 1;
+    size_t n = 1 + walk(r, node, out + 1, inner - 1);
+    out[n++] = 0;
+    return n + walk(r, r->nodes[node - 1].anchor, out + n, SR_KEEP_OUTER);
 }
 
 void sr_close(struct stacks_reader *r)

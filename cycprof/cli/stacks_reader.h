@@ -79,10 +79,18 @@ const struct sr_header *sr_header(const struct stacks_reader *r);
  * first error, NULL while there is none. */
 const char *sr_error(const struct stacks_reader *r);
 
+/* Stacks longer than SR_MAX_FRAMES (deep recursion without folding) are
+ * cut: the innermost frames, a 0 where frames were left out, and the
+ * outermost SR_KEEP_OUTER. Cutting makes a sample's cost independent of
+ * its depth, and the conversion linear in the size of the dump. */
+#define SR_MAX_FRAMES 256
+#define SR_KEEP_OUTER 128
+
 /* The pprof stack of a sample, leaf first: leaf_loc, loc(node),
- * loc(parent(node)), ..., loc(child of the root). Both ids must come from a
- * sample record sr_next returned. Uses *buf (grown with realloc as needed,
- * *cap counts elements). Returns the number of ids, or 0 when out of memory. */
+ * loc(parent(node)), ..., loc(child of the root), cut as said above. Both
+ * ids must come from a sample record sr_next returned. Uses *buf (grown
+ * with realloc as needed, *cap counts elements). Returns the number of
+ * ids, or 0 when out of memory. */
 size_t sr_stack(const struct stacks_reader *r, uint64_t node,
                 uint64_t leaf_loc, uint64_t **buf, size_t *cap);
 

@@ -1,9 +1,11 @@
 /* cycprof: everything that happens at exit: the summary line, the
  * callgrind-format file, and the pprof profile through the helper. */
 #include "pub_tool_basics.h"
+#include "pub_tool_vki.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
@@ -15,10 +17,12 @@
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_dump.h"
+#include "cp_helper.h"
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_stats.h"
 #include "cp_outfile.h"
+#include "cp_sys.h"
 #include "cp_write_callgrind.h"
 #include "cp_write_stacks.h"
 
@@ -92,18 +96,138 @@ static ULong* inclusive_costs(ULong* total)
    return incl;
 }
 
+/* Where one output goes, and the file written before it is published
+ * there: a file beside the target, renamed over it once complete, or the
+ * target itself when it is written in place (a device, a FIFO). */
+typedef struct {
+   OutTarget target;
+   HChar*    staged;
+} Destination;
+
+static Bool plan_destination(const HChar* path, Destination* d)
+{
+   SizeT n;
+   if (!cp_outtarget_resolve(path, &d->target)) return False;
+   n = VG_(strlen)(d->target.path) + 32;
+   d->staged = VG_(malloc)("cp.dump.staged", n);
+   if (d->target.in_place)
+      VG_(strcpy)(d->staged, d->target.path);
+   else
+      VG_(snprintf)(d->staged, n, "%s.tmp.%d", d->target.path,
+                    VG_(getpid)());
+   return True;
+}
+
+static void free_destination(Destination* d)
+{
+   cp_outtarget_free(&d->target);
+   VG_(free)(d->staged);
+}
+
+/* The dump lives beside a regular target; a device's directory is no
+ * place for it. */
+static HChar* stacks_dump_path(const Destination* pb)
+{
+   SizeT n = VG_(strlen)(pb->target.path) + VG_(strlen)(VG_(tmpdir)()) + 48;
+   HChar* dump = VG_(malloc)("cp.dump.stacks", n);
+   if (pb->target.in_place)
+      VG_(snprintf)(dump, n, "%s/cycprof.%d.stacks", VG_(tmpdir)(),
+                    VG_(getpid)());
+   else
+      VG_(snprintf)(dump, n, "%s.stacks.%d", pb->target.path, VG_(getpid)());
+   return dump;
+}
+
+static Bool exists(const HChar* path)
+{
+   struct vg_stat st;
+   return !sr_isError(VG_(stat)(path, &st));
+}
+
+/* The stacks dump, then the helper; the whole within the time limit.
+ * True when pb->staged holds the complete profile; otherwise one line
+ * says why and nothing of it is left. */
+static Bool write_pprof(const Destination* pb, ULong total, const HChar* cmd)
+{
+   ULong deadline = cp_sys_now_ms() + cp_opts.pprof_time_limit * 1000ULL;
+   HChar* dump = stacks_dump_path(pb);
+   HChar* helper = cp_helper_path();
+   const HChar* target = pb->target.path;
+   Bool ok = cp_write_stacks_dump(dump, total, cmd, VG_(getpid)(),
+                                  (ULong)cp_opts.pprof_max_dump_mb << 20,
+                                  deadline);
+   if (!ok) {
+      VG_(umsg)("cycprof: no pprof profile %s: cannot write the stacks dump "
+                "%s: %s (--pprof-max-dump=%d MiB, --pprof-time-limit=%d "
+                "s)\n", target, dump, cp_outfile_error(),
+                cp_opts.pprof_max_dump_mb, cp_opts.pprof_time_limit);
+   } else {
+      ok = cp_helper_convert(helper, dump, pb->staged, target, deadline);
+      if (ok && !pb->target.in_place && !exists(pb->staged)) {
+         VG_(umsg)("cycprof: no pprof profile %s: '%s pprof' exited 0 "
+                   "without writing it\n", target, helper);
+         ok = False;
+      }
+      if (!cp_opts.keep_stacks) VG_(unlink)(dump);
+   }
+   if (!ok && !pb->target.in_place) VG_(unlink)(pb->staged);
+   VG_(free)(helper);
+   VG_(free)(dump);
+   return ok;
+}
+
 /* The pprof profile is written by a forked copy of the tool while this
  * process writes the callgrind file: the two share nothing but the
  * counts, and the exit takes as long as the slower one rather than both.
- * Returns the child's pid, or 0 when it was written here instead. */
-static Int start_pprof_writer(ULong total, const HChar* cmd)
+ * Returns the child's pid, or 0 when it was written here instead (then
+ * *ok tells how that went). */
+static Int start_pprof_writer(const Destination* pb, ULong total,
+                              const HChar* cmd, Bool* ok)
 {
-   Int pid = VG_(getpid)();
    Int child = VG_(fork)();
    if (child > 0) return child;
-   cp_write_pprof(pprof_path, total, cmd, pid);
-   if (child == 0) VG_(exit)(0);
+   *ok = write_pprof(pb, total, cmd);
+   if (child == 0) VG_(exit)(*ok ? 0 : 1);
    return 0;
+}
+
+static Bool pprof_writer_succeeded(Int writer, const Destination* pb)
+{
+   Int status = 0;
+   if (VG_(waitpid)(writer, &status, 0) != writer) status = 0x100;
+   if ((status & 0x7f) != 0 && (status & 0x7f) != 0x7f) {
+      VG_(umsg)("cycprof: no pprof profile %s: its writer was killed by "
+                "signal %d\n", pb->target.path, status & 0x7f);
+      if (!pb->target.in_place) VG_(unlink)(pb->staged);
+   }
+   return status == 0;
+}
+
+static void publish(const Destination* d, const HChar* what)
+{
+   Int err;
+   if (d->target.in_place) return;
+   err = cp_sys_rename(d->staged, d->target.path);
+   if (err) {
+      VG_(umsg)("cycprof: %s %s: %s\n", what, d->target.path,
+                cp_sys_strerror(err));
+      VG_(unlink)(d->staged);
+   }
+}
+
+/* Both files are renamed into place under one lock on the directory, so
+ * that processes given the same output names leave the callgrind file and
+ * the pprof profile of one and the same process. */
+static void publish_both(const Destination* cg, Bool cg_ok,
+                         const Destination* pb, Bool pb_ok)
+{
+   const Destination* first = cg_ok ? cg : pb;
+   HChar* dir = VG_(strdup)("cp.dump.dir", VG_(dirname)(first->target.path));
+   Int lock = cp_sys_lock_dir(dir);
+   if (cg_ok) publish(cg, "cannot write");
+   if (pb_ok) publish(pb, "no pprof profile");
+   cp_sys_unlock_dir(lock);
+   VG_(free)(dir);
 }
 
 void cp_dump_all(void)
@@ -111,13 +235,35 @@ void cp_dump_all(void)
    ULong total;
    ULong* incl = inclusive_costs(&total);
    HChar* cmd = command_line();
-   Int writer, status;
+   Destination cg, pb;
+   Bool cg_ok, pb_ok = False, have_pb = False;
+   Int writer = 0;
 
+   VG_(memset)(&cg, 0, sizeof cg);
+   VG_(memset)(&pb, 0, sizeof pb);
    cp_objects_collect();
-   writer = cp_opts.pprof ? start_pprof_writer(total, cmd) : 0;
-   if (!cp_write_callgrind(callgrind_path, incl, total, cmd))
-      VG_(umsg)("cycprof: cannot write %s\n", callgrind_path);
-   if (writer > 0) VG_(waitpid)(writer, &status, 0);
+   cg_ok = plan_destination(callgrind_path, &cg);
+   if (!cg_ok)
+      VG_(umsg)("cycprof: cannot write %s: %s\n", callgrind_path,
+                cp_outfile_error());
+   if (cp_opts.pprof) {
+      have_pb = plan_destination(pprof_path, &pb);
+      if (!have_pb)
+         VG_(umsg)("cycprof: no pprof profile %s: %s\n", pprof_path,
+                   cp_outfile_error());
+      else
+         writer = start_pprof_writer(&pb, total, cmd, &pb_ok);
+   }
+   if (cg_ok) {
+      cg_ok = cp_write_callgrind(cg.staged, incl, total, cmd);
+      if (!cg_ok)
+         VG_(umsg)("cycprof: cannot write %s: %s\n", cg.target.path,
+                   cp_outfile_error());
+   }
+   if (writer > 0) pb_ok = pprof_writer_succeeded(writer, &pb);
+   if (cg_ok || pb_ok) publish_both(&cg, cg_ok, &pb, pb_ok);
+   if (cg.staged) free_destination(&cg);
+   if (have_pb) free_destination(&pb);
 
    VG_(umsg)("I   refs:      %s\n", cp_thousands(total));
    if (VG_(clo_stats))

@@ -15,10 +15,13 @@ CpOptions cp_opts = {
    .dump_instr     = False,
    .keep_stacks    = False,
    .top            = 0,
+   .pprof_time_limit  = 300,
+   .pprof_max_dump_mb = 2048,
 };
 
 Bool cp_process_option(const HChar* arg)
 {
+   const HChar* value;
    if      VG_STR_CLO(arg, "--cycprof-out-file", cp_opts.out_file) {}
    else if VG_BOOL_CLO(arg, "--pprof", cp_opts.pprof) {}
    else if VG_STR_CLO(arg, "--pprof-out-file", cp_opts.pprof_out_file) {}
@@ -26,7 +29,14 @@ Bool cp_process_option(const HChar* arg)
                        cp_opts.pprof_by_line, True) {}
    else if VG_XACT_CLO(arg, "--pprof-granularity=instr",
                        cp_opts.pprof_by_line, False) {}
+   else if VG_STR_CLO(arg, "--pprof-granularity", value)
+      VG_(fmsg_bad_option)(arg, "--pprof-granularity takes 'line' or "
+                           "'instr', not '%s'\n", value);
    else if VG_STR_CLO(arg, "--cycprof-helper", cp_opts.helper) {}
+   else if VG_BINT_CLO(arg, "--pprof-time-limit", cp_opts.pprof_time_limit,
+                       1, 86400) {}
+   else if VG_BINT_CLO(arg, "--pprof-max-dump", cp_opts.pprof_max_dump_mb,
+                       1, 1 << 20) {}
    else if VG_BOOL_CLO(arg, "--fold-recursion", cp_opts.fold_recursion) {}
    else if VG_BOOL_CLO(arg, "--dump-instr", cp_opts.dump_instr) {}
    else if VG_BOOL_CLO(arg, "--keep-stacks", cp_opts.keep_stacks) {}
@@ -45,6 +55,10 @@ void cp_print_usage(void)
 "                              (per function without line info) or per\n"
 "                              instruction address [line]\n"
 "    --cycprof-helper=<path>   the userland 'cycprof' command that writes pprof\n"
+"    --pprof-time-limit=<s>    stop writing the pprof profile after s seconds\n"
+"                              (the stacks dump and the helper) [300]\n"
+"    --pprof-max-dump=<MiB>    no pprof profile when the stacks dump handed\n"
+"                              to the helper would be larger [2048]\n"
 "    --fold-recursion=no|yes   a call to a function already on the stack reuses\n"
 "                              that frame's context (bounded memory) [yes]\n"
 "    --dump-instr=no|yes       per-instruction positions in the callgrind file [no]\n"

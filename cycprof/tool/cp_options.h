@@ -14,6 +14,8 @@ typedef struct {
    Bool         dump_instr;      /* --dump-instr */
    Bool         keep_stacks;     /* --keep-stacks */
    Int          top;             /* --top=N, 0: no table */
+   Int          pprof_time_limit;  /* --pprof-time-limit, seconds */
+   Int          pprof_max_dump_mb; /* --pprof-max-dump, MiB */
 } CpOptions;
 
 extern CpOptions cp_opts;

@@ -1,4 +1,6 @@
-/* cycprof: buffered output files that appear completely or not at all. */
+/* cycprof: buffered output files, written where the user pointed: a
+ * regular file (through any symlinks) appears completely or not at all,
+ * by a rename; a device, FIFO or /dev/stdout is written in place. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -7,48 +9,175 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 #include "cp_outfile.h"
+#include "cp_sys.h"
 
 #define BUF_BYTES (64 * 1024)
 
 struct OutFile {
    Int    fd;
    Bool   failed;
+   Bool   in_place;
    UInt   used;
+   ULong  written;
+   ULong  max_bytes;     /* 0: no limit */
+   ULong  deadline_ms;   /* cp_sys_now_ms() limit, 0: none */
    HChar* path;
    HChar* tmp_path;
    HChar  buf[BUF_BYTES];
 };
 
+static HChar last_error[300];
+
+const HChar* cp_outfile_error(void)
+{
+   return last_error;
+}
+
+static void set_errno_error(UWord err)
+{
+   VG_(snprintf)(last_error, sizeof last_error, "%s", cp_sys_strerror(err));
+}
+
+static Bool starts_with(const HChar* s, const HChar* prefix)
+{
+   return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
+}
+
+/* /dev/stdout, /dev/fd/N and /proc/.../fd/N name an open file of this
+ * process: reopening them reaches that file, renaming over them would
+ * replace a link. */
+static Bool names_open_file(const HChar* s)
+{
+   return starts_with(s, "/proc/") || starts_with(s, "/dev/fd/");
+}
+
+#define MAX_LINK_HOPS 40
+
+Bool cp_outtarget_resolve(const HChar* path, OutTarget* t)
+{
+   HChar* cur = VG_(strdup)("cp.outfile.target", path);
+   HChar link[4096];
+   struct vg_stat st;
+   UInt hops;
+   SysRes sr;
+   t->in_place = names_open_file(path);
+   for (hops = 0; !t->in_place; hops++) {
+      SSizeT n = VG_(readlink)(cur, link, sizeof link - 1);
+      SizeT len;
+      HChar* next;
+      if (n < 0) break;
+      if (hops == MAX_LINK_HOPS) {
+         VG_(free)(cur);
+         set_errno_error(VKI_ELOOP);
+         return False;
+      }
+      link[n] = 0;
+      if (names_open_file(link)) {
+         t->in_place = True;
+         break;
+      }
+      len = VG_(strlen)(cur) + n + 2;
+      next = VG_(malloc)("cp.outfile.target", len);
+      if (link[0] == '/')
+         VG_(strcpy)(next, link);
+      else
+         VG_(snprintf)(next, len, "%s/%s", VG_(dirname)(cur), link);
+      VG_(free)(cur);
+      cur = next;
+   }
+   sr = VG_(stat)(cur, &st);
+   if (!sr_isError(sr) && VKI_S_ISDIR(st.mode)) {
+      VG_(free)(cur);
+      set_errno_error(VKI_EISDIR);
+      return False;
+   }
+   if (!sr_isError(sr) && !VKI_S_ISREG(st.mode)) t->in_place = True;
+   t->path = cur;
+   return True;
+}
+
+void cp_outtarget_free(OutTarget* t)
+{
+   VG_(free)(t->path);
+   t->path = NULL;
+}
+
+static void release(OutFile* f)
+{
+   VG_(free)(f->path);
+   VG_(free)(f->tmp_path);
+   VG_(free)(f);
+}
+
 OutFile* cp_outfile_open(const HChar* path)
 {
-   SysRes sr;
-   OutFile* f = VG_(malloc)("cp.outfile", sizeof(OutFile));
-   SizeT n = VG_(strlen)(path) + 32;
-   f->path = VG_(strdup)("cp.outfile.path", path);
-   f->tmp_path = VG_(malloc)("cp.outfile.tmp", n);
-   VG_(snprintf)(f->tmp_path, n, "%s.tmp.%d", path, VG_(getpid)());
-   sr = VG_(open)(f->tmp_path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                  VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
-   if (sr_isError(sr)) {
-      VG_(free)(f->path);
-      VG_(free)(f->tmp_path);
-      VG_(free)(f);
+   OutTarget t;
+   OutFile* f;
+   Int fd;
+   if (!cp_outtarget_resolve(path, &t)) return NULL;
+   f = VG_(calloc)("cp.outfile", 1, sizeof(OutFile));
+   f->path = t.path;
+   f->in_place = t.in_place;
+   if (t.in_place) {
+      fd = cp_sys_open_in_place(f->path);
+   } else {
+      SizeT n = VG_(strlen)(f->path) + 32;
+      f->tmp_path = VG_(malloc)("cp.outfile.tmp", n);
+      VG_(snprintf)(f->tmp_path, n, "%s.tmp.%d", f->path, VG_(getpid)());
+      fd = cp_sys_create_new(f->tmp_path);
+   }
+   if (fd == -VKI_ENXIO && t.in_place) {
+      VG_(snprintf)(last_error, sizeof last_error,
+                    "nothing reads from it (a FIFO without a reader)");
+      release(f);
       return NULL;
    }
-   f->fd = sr_Res(sr);
-   f->failed = False;
-   f->used = 0;
+   if (fd < 0) {
+      set_errno_error(-fd);
+      release(f);
+      return NULL;
+   }
+   f->fd = fd;
    return f;
+}
+
+void cp_outfile_set_limits(OutFile* f, ULong max_bytes, ULong deadline_ms)
+{
+   f->max_bytes = max_bytes;
+   f->deadline_ms = deadline_ms;
+}
+
+Bool cp_outfile_failed(const OutFile* f)
+{
+   return f->failed;
+}
+
+static void fail(OutFile* f, const HChar* why)
+{
+   if (f->failed) return;
+   f->failed = True;
+   VG_(snprintf)(last_error, sizeof last_error, "%s", why);
 }
 
 static void flush(OutFile* f)
 {
    UInt done = 0;
+   if (f->max_bytes && f->written + f->used > f->max_bytes)
+      fail(f, "it would pass the size limit");
+   if (f->deadline_ms && cp_sys_now_ms() > f->deadline_ms)
+      fail(f, "the time limit ran out");
    while (done < f->used && !f->failed) {
       Int n = VG_(write)(f->fd, f->buf + done, f->used - done);
-      if (n <= 0) f->failed = True;
-      else done += n;
+      if (n < 0) {
+         set_errno_error(-n);
+         f->failed = True;
+      } else if (n == 0) {
+         fail(f, cp_sys_strerror(VKI_ENOSPC));
+      } else {
+         done += n;
+      }
    }
+   f->written += done;
    f->used = 0;
 }
 
@@ -109,20 +238,21 @@ void cp_outfile_put_u64(OutFile* f, ULong n, HChar after)
    put_bytes(f, digits + i, sizeof digits - i);
 }
 
-static void release(OutFile* f)
-{
-   VG_(free)(f->path);
-   VG_(free)(f->tmp_path);
-   VG_(free)(f);
-}
-
 Bool cp_outfile_commit(OutFile* f)
 {
    Bool ok;
+   Int err;
    flush(f);
    VG_(close)(f->fd);
-   ok = !f->failed && VG_(rename)(f->tmp_path, f->path) == 0;
-   if (!ok) VG_(unlink)(f->tmp_path);
+   ok = !f->failed;
+   if (ok && !f->in_place) {
+      err = cp_sys_rename(f->tmp_path, f->path);
+      if (err) {
+         set_errno_error(err);
+         ok = False;
+      }
+   }
+   if (!ok && !f->in_place) VG_(unlink)(f->tmp_path);
    release(f);
    return ok;
 }
@@ -130,7 +260,7 @@ Bool cp_outfile_commit(OutFile* f)
 void cp_outfile_abandon(OutFile* f)
 {
    VG_(close)(f->fd);
-   VG_(unlink)(f->tmp_path);
+   if (!f->in_place) VG_(unlink)(f->tmp_path);
    release(f);
 }
 

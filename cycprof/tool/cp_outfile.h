@@ -6,14 +6,35 @@
 
 typedef struct OutFile OutFile;
 
-/* Writes go to "<path>.tmp.<pid>"; cp_outfile_commit renames it to path. */
+/* Where a path leads: symlinks followed.  A regular file, or one that
+ * does not exist yet, is written to "<path>.tmp.<pid>" and renamed into
+ * place; anything else (a device, a FIFO, /dev/stdout) is written in
+ * place, at its end, and never replaced. */
+typedef struct {
+   HChar* path;
+   Bool   in_place;
+} OutTarget;
+
+/* False (see cp_outfile_error) for a directory or a symlink loop. */
+Bool cp_outtarget_resolve(const HChar* path, OutTarget* t);
+void cp_outtarget_free(OutTarget* t);
+
+/* NULL on error (see cp_outfile_error). */
 OutFile* cp_outfile_open(const HChar* path);
+/* Writing stops (and the file fails) past max_bytes or once
+ * cp_sys_now_ms() passes deadline_ms; 0: no limit. */
+void     cp_outfile_set_limits(OutFile* f, ULong max_bytes,
+                               ULong deadline_ms);
+Bool     cp_outfile_failed(const OutFile* f);
+/* Why the last open, write or commit of this process failed. */
+const HChar* cp_outfile_error(void);
 void     cp_outfile_printf(OutFile* f, const HChar* format, ...)
             PRINTF_CHECK(2, 3);
 void     cp_outfile_puts(OutFile* f, const HChar* s);
 /* n in decimal, then the character after (a separator). */
 void     cp_outfile_put_u64(OutFile* f, ULong n, HChar after);
-/* Flushes, closes and renames; False (and no file at path) on error. */
+/* Flushes, closes and renames; False (and no file at path, unless it is
+ * written in place) on error. */
 Bool     cp_outfile_commit(OutFile* f);
 void     cp_outfile_abandon(OutFile* f);
 

@@ -1,6 +1,6 @@
-/* cycprof: the stacks dump (docs/internals/stacks-format.md) and the
- * userland helper that turns it into a pprof profile.  zlib and
- * protobuf-c cannot run inside a tool, hence the helper. */
+/* cycprof: the stacks dump (docs/internals/stacks-format.md), which the
+ * userland helper turns into a pprof profile.  zlib and protobuf-c cannot
+ * run inside a tool, hence the helper. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -19,10 +19,6 @@
 #include "cp_options.h"
 #include "cp_outfile.h"
 #include "cp_write_stacks.h"
-
-#ifndef CYCPROF_BINDIR
-#define CYCPROF_BINDIR "/usr/local/bin"
-#endif
 
 /* A frame entered from nowhere (callsite 0, e.g. a thread's first
  * function) adds no location, so it shares its parent's dump node. */
@@ -333,7 +329,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
    ULong samples = 0;
    nc.cost = VG_(calloc)("cp.stacks.nodecosts", s->n_locations + 1,
                          sizeof(ULong));
-   for (node = 1; node <= nd->n_nodes; node++) {
+   for (node = 1; node <= nd->n_nodes && !cp_outfile_failed(out); node++) {
       UInt tid = 0;
       nc.touched.used = 0;
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
@@ -362,8 +358,8 @@ static ULong write_samples(OutFile* out, LocationSet* s,
    return samples;
 }
 
-static Bool write_dump(const HChar* path, ULong total, const HChar* cmd,
-                       Int pid)
+Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
+                          Int pid, ULong max_bytes, ULong deadline_ms)
 {
    LocationSet s;
    SuperblockLocations sl;
@@ -373,6 +369,7 @@ static Bool write_dump(const HChar* path, ULong total, const HChar* cmd,
    Bool ok;
    UInt t0 = VG_(read_millisecond_timer)(), t1;
    if (!out) return False;
+   cp_outfile_set_limits(out, max_bytes, deadline_ms);
    cp_locset_init(&s, cp_opts.pprof_by_line);
    locate_superblocks(&s, &sl);
    locate_callsites(&s);
@@ -407,57 +404,4 @@ static Bool write_dump(const HChar* path, ULong total, const HChar* cmd,
    VG_(free)(sl.loc);
    cp_locset_free(&s);
    return ok;
-}
-
-static Bool exists(const HChar* path)
-{
-   struct vg_stat st;
-   return !sr_isError(VG_(stat)(path, &st));
-}
-
-/* --cycprof-helper, else beside the tool (the build's vg-lib overlay),
- * else where 'make install' put it. */
-static HChar* find_helper(void)
-{
-   const HChar* lib = VG_(getenv)("VALGRIND_LIB");
-   HChar buf[4096];
-   if (cp_opts.helper) return VG_(strdup)("cp.st.helper", cp_opts.helper);
-   if (lib) {
-      VG_(snprintf)(buf, sizeof buf, "%s/cycprof", lib);
-      if (exists(buf)) return VG_(strdup)("cp.st.helper", buf);
-   }
-   return VG_(strdup)("cp.st.helper", CYCPROF_BINDIR "/cycprof");
-}
-
-void cp_write_pprof(const HChar* path, ULong total, const HChar* cmd,
-                    Int pid)
-{
-   SizeT n = VG_(strlen)(path) + 16;
-   HChar* dump = VG_(malloc)("cp.st.dump", n);
-   HChar* helper = find_helper();
-   HChar* shell;
-   Int status;
-
-   VG_(snprintf)(dump, n, "%s.stacks", path);
-   if (!write_dump(dump, total, cmd, pid)) {
-      VG_(umsg)("cycprof: cannot write %s; no pprof profile\n", dump);
-      goto out;
-   }
-   if (!exists(helper)) {
-      VG_(umsg)("cycprof: no pprof profile: helper '%s' not found "
-                "(see --cycprof-helper)\n", helper);
-      goto out;
-   }
-   n = VG_(strlen)(helper) + 2 * VG_(strlen)(dump) + 64;
-   shell = VG_(malloc)("cp.st.shell", n);
-   VG_(snprintf)(shell, n, "'%s' pprof '%s' -o '%s'", helper, dump, path);
-   status = VG_(system)(shell);
-   VG_(free)(shell);
-   if (status != 0)
-      VG_(umsg)("cycprof: no pprof profile: '%s pprof' failed "
-                "(status %d)\n", helper, status);
-out:
-   if (!cp_opts.keep_stacks) VG_(unlink)(dump);
-   VG_(free)(helper);
-   VG_(free)(dump);
 }

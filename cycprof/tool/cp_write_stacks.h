@@ -1,13 +1,13 @@
-/* cycprof: the stacks dump and the helper that turns it into pprof. */
+/* cycprof: the stacks dump, handed to the helper that writes pprof. */
 #ifndef CP_WRITE_STACKS_H
 #define CP_WRITE_STACKS_H
 
 #include "pub_tool_basics.h"
 
-/* Writes the pprof profile of process pid at path through the userland
- * 'cycprof pprof'; on failure says so in one line and leaves no file
- * behind. */
-void cp_write_pprof(const HChar* path, ULong total, const HChar* cmd,
-                    Int pid);
+/* Writes the stacks dump of process pid at path, at most max_bytes long
+ * and stopping at deadline_ms (cp_sys_now_ms clock); False (with no file,
+ * see cp_outfile_error) when it cannot. */
+Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
+                          Int pid, ULong max_bytes, ULong deadline_ms);
 
 #endif

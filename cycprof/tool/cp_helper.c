@@ -1,0 +1,159 @@
+/* cycprof: running 'cycprof pprof' on the stacks dump, bounded in time,
+ * and saying in one line why when it does not work. */
+#include "pub_tool_basics.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_helper.h"
+#include "cp_options.h"
+#include "cp_sys.h"
+
+#ifndef CYCPROF_BINDIR
+#define CYCPROF_BINDIR "/usr/local/bin"
+#endif
+
+/* wait(2) status words (the kernel's encoding). */
+#define EXITED(s)      (((s) & 0x7f) == 0)
+#define EXIT_STATUS(s) (((s) >> 8) & 0xff)
+#define SIGNALED(s)    (((s) & 0x7f) != 0 && ((s) & 0x7f) != 0x7f)
+#define TERM_SIG(s)    ((s) & 0x7f)
+
+HChar* cp_helper_path(void)
+{
+   const HChar* lib = VG_(getenv)("VALGRIND_LIB");
+   HChar buf[4096];
+   struct vg_stat st;
+   if (cp_opts.helper) return VG_(strdup)("cp.helper", cp_opts.helper);
+   if (lib) {
+      VG_(snprintf)(buf, sizeof buf, "%s/cycprof", lib);
+      if (!sr_isError(VG_(stat)(buf, &st)))
+         return VG_(strdup)("cp.helper", buf);
+   }
+   return VG_(strdup)("cp.helper", CYCPROF_BINDIR "/cycprof");
+}
+
+/* The child: stderr to err_path (read back for the report), then exec. */
+static void exec_helper(const HChar* helper, const HChar* dump,
+                        const HChar* out, const HChar* err_path)
+{
+   const HChar* argv[6];
+   SysRes sr;
+   /* Its own process group: a time limit stops whatever it started. */
+   cp_sys_new_process_group();
+   sr = VG_(open)(err_path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+                         VKI_S_IRUSR | VKI_S_IWUSR);
+   if (!sr_isError(sr)) {
+      VG_(dup2)(sr_Res(sr), 2);
+      VG_(close)(sr_Res(sr));
+   }
+   argv[0] = helper;
+   argv[1] = "pprof";
+   argv[2] = dump;
+   argv[3] = "-o";
+   argv[4] = out;
+   argv[5] = NULL;
+   VG_(execv)(helper, argv);
+   VG_(exit)(127);
+}
+
+/* The first line the helper printed on stderr, "" when none. */
+static void first_error_line(const HChar* err_path, HChar* line, Int size)
+{
+   SysRes sr = VG_(open)(err_path, VKI_O_RDONLY, 0);
+   Int n = 0, i;
+   line[0] = 0;
+   if (sr_isError(sr)) return;
+   n = VG_(read)(sr_Res(sr), line, size - 1);
+   VG_(close)(sr_Res(sr));
+   if (n < 0) n = 0;
+   line[n] = 0;
+   for (i = 0; i < n; i++)
+      if (line[i] == '\n') line[i] = 0;
+}
+
+/* Waits for pid until deadline_ms; kills it then.  True if it ran out. */
+static Bool wait_until(Int pid, ULong deadline_ms, Int* status)
+{
+   for (;;) {
+      Int r = VG_(waitpid)(pid, status, VKI_WNOHANG);
+      if (r == pid) return False;
+      if (r < 0) {
+         *status = 0x7f00;   /* lost track of it: report as failed */
+         return False;
+      }
+      if (cp_sys_now_ms() >= deadline_ms) {
+         cp_sys_kill(-pid, VKI_SIGKILL);
+         VG_(waitpid)(pid, status, 0);
+         return True;
+      }
+      cp_sys_sleep_ms(10);
+   }
+}
+
+static void remove_leftovers(const HChar* out, Int helper_pid)
+{
+   SizeT n = VG_(strlen)(out) + 32;
+   HChar* tmp = VG_(malloc)("cp.helper.tmp", n);
+   VG_(snprintf)(tmp, n, "%s.tmp.%d", out, helper_pid);
+   VG_(unlink)(tmp);
+   VG_(free)(tmp);
+}
+
+Bool cp_helper_convert(const HChar* helper, const HChar* dump,
+                       const HChar* out, const HChar* target,
+                       ULong deadline_ms)
+{
+   SizeT n = VG_(strlen)(dump) + 8;
+   HChar* err_path;
+   HChar why[512];
+   Int pid, status = 0, err = cp_sys_check_executable(helper);
+   Bool timed_out;
+
+   if (err) {
+      struct vg_stat st;
+      Bool is_dir = !sr_isError(VG_(stat)(helper, &st))
+                    && VKI_S_ISDIR(st.mode);
+      VG_(umsg)("cycprof: no pprof profile %s: helper '%s' %s%s "
+                "(see --cycprof-helper)\n", target, helper,
+                err == VKI_ENOENT ? "not found" :
+                is_dir ? "is a directory" : "cannot be run: ",
+                err == VKI_ENOENT || is_dir ? "" : cp_sys_strerror(err));
+      return False;
+   }
+   err_path = VG_(malloc)("cp.helper.err", n);
+   VG_(snprintf)(err_path, n, "%s.err", dump);
+   pid = VG_(fork)();
+   if (pid == 0) exec_helper(helper, dump, out, err_path);
+   if (pid < 0) {
+      VG_(umsg)("cycprof: no pprof profile %s: cannot start helper '%s' "
+                "(fork failed)\n", target, helper);
+      VG_(free)(err_path);
+      return False;
+   }
+   timed_out = wait_until(pid, deadline_ms, &status);
+   first_error_line(err_path, why, sizeof why);
+   VG_(unlink)(err_path);
+   VG_(free)(err_path);
+   if (!timed_out && EXITED(status) && EXIT_STATUS(status) == 0)
+      return True;
+
+   if (timed_out)
+      VG_(umsg)("cycprof: no pprof profile %s: '%s pprof' did not finish "
+                "within the time limit of %d s (--pprof-time-limit); "
+                "stopped it\n", target, helper, cp_opts.pprof_time_limit);
+   else if (SIGNALED(status))
+      VG_(umsg)("cycprof: no pprof profile %s: '%s pprof' was killed by "
+                "signal %d\n", target, helper, TERM_SIG(status));
+   else if (why[0])
+      VG_(umsg)("cycprof: no pprof profile %s: '%s pprof' failed (exit "
+                "status %d): %s\n", target, helper, EXIT_STATUS(status),
+                why);
+   else
+      VG_(umsg)("cycprof: no pprof profile %s: '%s pprof' failed (exit "
+                "status %d)\n", target, helper, EXIT_STATUS(status));
+   remove_leftovers(out, pid);
+   return False;
+}

@@ -1,0 +1,106 @@
+/* cycprof: the few system calls the tool needs beyond the tool interface. */
+#include "pub_tool_basics.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcproc.h"
+#include "cp_sys.h"
+
+/* Core functions the tool interface does not declare. */
+extern SysRes       VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
+                                    RegWord, RegWord, RegWord, RegWord,
+                                    RegWord);
+extern const HChar* VG_(strerror)(UWord errnum);
+extern Int          VG_(kill)(Int pid, Int signo);
+extern Int          VG_(fcntl)(Int fd, Int cmd, Addr arg);
+extern Int          VG_(check_executable)(Bool* is_setuid, const HChar* f,
+                                          Bool allow_setuid);
+
+#define LOCK_EX 2
+#define LOCK_UN 8
+
+const HChar* cp_sys_strerror(UWord err)
+{
+   return VG_(strerror)(err);
+}
+
+Int cp_sys_rename(const HChar* from, const HChar* to)
+{
+   SysRes r = VG_(do_syscall)(__NR_renameat2, VKI_AT_FDCWD, (RegWord)from,
+                              VKI_AT_FDCWD, (RegWord)to, 0, 0, 0, 0);
+   return sr_isError(r) ? (Int)sr_Err(r) : 0;
+}
+
+Int cp_sys_lock_dir(const HChar* dir)
+{
+   SysRes r = VG_(open)(dir, VKI_O_RDONLY, 0);
+   Int fd;
+   if (sr_isError(r)) return -1;
+   fd = sr_Res(r);
+   r = VG_(do_syscall)(__NR_flock, fd, LOCK_EX, 0, 0, 0, 0, 0, 0);
+   if (sr_isError(r)) {
+      VG_(close)(fd);
+      return -1;
+   }
+   return fd;
+}
+
+void cp_sys_unlock_dir(Int fd)
+{
+   if (fd < 0) return;
+   VG_(do_syscall)(__NR_flock, fd, LOCK_UN, 0, 0, 0, 0, 0, 0);
+   VG_(close)(fd);
+}
+
+Int cp_sys_check_executable(const HChar* path)
+{
+   return VG_(check_executable)(NULL, path, True);
+}
+
+Int cp_sys_open_in_place(const HChar* path)
+{
+   SysRes r = VG_(open)(path, VKI_O_WRONLY | VKI_O_APPEND | VKI_O_NONBLOCK, 0);
+   Int fd, flags;
+   if (sr_isError(r)) return -(Int)sr_Err(r);
+   fd = sr_Res(r);
+   /* Non-blocking only for the open: writes wait for a slow reader. */
+   flags = VG_(fcntl)(fd, VKI_F_GETFL, 0);
+   if (flags >= 0) VG_(fcntl)(fd, VKI_F_SETFL, flags & ~VKI_O_NONBLOCK);
+   return fd;
+}
+
+Int cp_sys_create_new(const HChar* path)
+{
+   Int attempt;
+   for (attempt = 0; ; attempt++) {
+      SysRes r = VG_(open)(path, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY,
+                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP
+                           | VKI_S_IWGRP | VKI_S_IROTH | VKI_S_IWOTH);
+      if (!sr_isError(r)) return sr_Res(r);
+      if (sr_Err(r) != VKI_EEXIST || attempt == 1) return -(Int)sr_Err(r);
+      VG_(unlink)(path);
+   }
+}
+
+void cp_sys_new_process_group(void)
+{
+   VG_(do_syscall)(__NR_setpgid, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+void cp_sys_kill(Int pid, Int sig)
+{
+   VG_(kill)(pid, sig);
+}
+
+void cp_sys_sleep_ms(Int ms)
+{
+   VG_(poll)(NULL, 0, ms);
+}
+
+ULong cp_sys_now_ms(void)
+{
+   struct vki_timespec ts;
+   VG_(clock_gettime)(&ts, VKI_CLOCK_MONOTONIC);
+   return (ULong)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}

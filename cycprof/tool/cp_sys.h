@@ -1,0 +1,43 @@
+/* cycprof: the few system calls the tool needs that Valgrind's tool
+ * interface does not export (they exist in the core it is linked with). */
+#ifndef CP_SYS_H
+#define CP_SYS_H
+
+#include "pub_tool_basics.h"
+
+/* The text of an errno value ("No space left on device"). */
+const HChar* cp_sys_strerror(UWord err);
+
+/* rename(2): 0, or the errno value (VG_(rename) drops it). */
+Int cp_sys_rename(const HChar* from, const HChar* to);
+
+/* Opens directory dir and takes flock(LOCK_EX) on it; returns the fd to
+ * pass to cp_sys_unlock_dir, or -1 (then nothing is locked). */
+Int  cp_sys_lock_dir(const HChar* dir);
+void cp_sys_unlock_dir(Int fd);
+
+/* 0 when path can be executed, else the errno value that says why not. */
+Int cp_sys_check_executable(const HChar* path);
+
+/* Opens an existing non-regular file (device, FIFO, /dev/stdout) for
+ * writing at its end, without blocking on a FIFO nobody reads; returns
+ * the fd or -errno. */
+Int cp_sys_open_in_place(const HChar* path);
+
+/* Creates path, which must not exist (a stale file of a dead process
+ * with our pid is removed first); returns the fd or -errno. */
+Int cp_sys_create_new(const HChar* path);
+
+/* setpgid(0, 0). */
+void cp_sys_new_process_group(void);
+
+/* kill(2). */
+void cp_sys_kill(Int pid, Int sig);
+
+/* Sleeps for ms milliseconds. */
+void cp_sys_sleep_ms(Int ms);
+
+/* Milliseconds of a monotonic clock, for time limits. */
+ULong cp_sys_now_ms(void);
+
+#endif

@@ -1,0 +1,268 @@
+# F. Output safety (issue 14): outputs go where the user pointed, every lost
+# pprof profile is reported in one line, exits are bounded.
+# shellcheck shell=bash
+
+# The files in the current directory other than the given ones and the
+# runner's log and reason (leftovers: temporary files, stacks dumps).
+others() {
+    local f keep
+    for f in * .[!.]*; do
+        [ -e "$f" ] || [ -L "$f" ] || continue
+        for keep in log reason "$@"; do [ "$f" = "$keep" ] && continue 2; done
+        echo "$f"
+    done
+}
+expect_no_leftovers() { # NAME... : the files that may be here
+    local left
+    left=$(others "$@" | tr '\n' ' ')
+    [ -z "$left" ] || note "files left behind: $left"
+}
+# lines of LOG matching a cycprof message (not valgrind's banner)
+cp_lines() { grep -E '^==[0-9]+== cycprof: ' "$1" | sed 's/^==[0-9]*== //'; }
+
+# The callgrind file's total and the pprof profile's (read by go tool pprof)
+# both equal the tool's I refs.
+same_totals() { # CG PB LOG WHAT
+    pycheck "$@" <<'PY'
+import sys, cyc
+C = cyc.Checker()
+cg, pb, log, what = sys.argv[1:5]
+r = cyc.parse_callgrind(cg)
+refs = cyc.refs_total(log)
+_, samples = cyc.pprof_raw(pb)
+C.eq(what + ": callgrind summary = I refs", [refs], r.summary)
+C.eq(what + ": pprof total = I refs", refs, sum(s.value for s in samples))
+C.done()
+PY
+}
+
+t_out_symlink() {
+    need_tool; need_prog fib
+    mkdir real
+    ln -s real/cg.out cg.link
+    ln -s "$PWD/real/pb.gz" pb.link
+    cycprof "$PWD/cg.link" "$PWD/vg.log" --pprof-out-file="$PWD/pb.link" -- "$BIN/fib" 12 >out.txt 2>err.txt
+    [ -L cg.link ] || note "the symlink given as --cycprof-out-file was replaced"
+    [ -L pb.link ] || note "the symlink given as --pprof-out-file was replaced"
+    [ -s real/cg.out ] && [ -s real/pb.gz ] || fail "the symlinks' targets were not written: $(ls real | tr '\n' ' ')"
+    same_totals real/cg.out real/pb.gz vg.log "through symlinks"
+    expect_no_leftovers real cg.link pb.link vg.log out.txt err.txt
+    (cd real && expect_no_leftovers cg.out pb.gz)
+    # cycprof pprof -o through a symlink, and folded/flamegraph -o
+    vg --tool=cycprof --cycprof-helper="$HELPER_BIN" --cycprof-out-file="$PWD/k.out" \
+        --keep-stacks=yes --log-file="$PWD/k.log" "$BIN/fib" 12 >/dev/null 2>&1
+    local dump; dump=$(ls k.out.pb.gz.stacks.* 2>/dev/null | head -n 1)
+    [ -n "$dump" ] || fail "--keep-stacks=yes kept no k.out.pb.gz.stacks.PID"
+    ln -s real/again.pb.gz again.link
+    "$HELPER_BIN" pprof "$dump" -o again.link || note "cycprof pprof -o SYMLINK failed"
+    [ -L again.link ] && [ -s real/again.pb.gz ] || note "cycprof pprof -o SYMLINK replaced the link"
+    ln -s real/f.txt f.link
+    "$HELPER_BIN" folded real/again.pb.gz -o f.link || note "cycprof folded -o SYMLINK failed"
+    [ -L f.link ] && [ -s real/f.txt ] || note "cycprof folded -o SYMLINK did not write its target"
+}
+register safety-out-symlink t_out_symlink
+
+# Waits up to 20 s for background readers, then stops them.
+reap() {
+    local p i
+    for p in "$@"; do
+        for i in $(seq 200); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+        kill "$p" 2>/dev/null
+    done
+    wait 2>/dev/null
+}
+
+t_out_fifo_and_stdout() {
+    need_tool; need_prog fib
+    mkfifo cg.fifo pb.fifo
+    cat cg.fifo >cg.copy & local r1=$!
+    cat pb.fifo >pb.copy & local r2=$!
+    cycprof "$PWD/cg.fifo" "$PWD/vg.log" --pprof-out-file="$PWD/pb.fifo" -- "$BIN/fib" 12 >out.txt 2>err.txt
+    local rc=$?
+    reap $r1 $r2
+    [ $rc = 0 ] || note "valgrind exited $rc"
+    [ -p cg.fifo ] || note "the FIFO given as --cycprof-out-file was replaced"
+    [ -p pb.fifo ] || note "the FIFO given as --pprof-out-file was replaced"
+    [ -s cg.copy ] && [ -s pb.copy ] || fail "nothing came through the FIFOs ($(cp_lines vg.log | tr '\n' ' '))"
+    same_totals cg.copy pb.copy vg.log "through FIFOs"
+    # A FIFO nobody reads: one line, no wait without end.
+    mkfifo lonely.fifo
+    cycprof "$PWD/lonely.fifo" "$PWD/vg2.log" --pprof=no -- "$BIN/fib" 12 >/dev/null 2>&1
+    [ "$(cp_lines vg2.log | grep -c 'lonely.fifo: nothing reads from it')" = 1 ] ||
+        note "a FIFO without a reader: no one-line message ($(cp_lines vg2.log | tr '\n' ' '))"
+    # /dev/stdout (here a link to /proc/self/fd/1 in this folder): written at
+    # the end of what the program printed, the link left alone.
+    ln -s /proc/self/fd/1 stdout.link
+    cycprof "$PWD/stdout.link" "$PWD/vg3.log" --pprof=no -- "$BIN/fib" 12 >stdout.txt 2>err3.txt
+    [ -L stdout.link ] || note "a link to /proc/self/fd/1 given as --cycprof-out-file was replaced"
+    [ "$(head -n 1 stdout.txt)" = 144 ] || note "the program's own output is not first on stdout: $(head -c 80 stdout.txt)"
+    sed 1d stdout.txt >stdout.cg
+    pycheck stdout.cg vg3.log <<'PY'
+import sys, cyc
+C = cyc.Checker()
+r = cyc.parse_callgrind(sys.argv[1])
+C.eq("callgrind summary on stdout = I refs", [cyc.refs_total(sys.argv[2])], r.summary)
+C.done()
+PY
+    expect_no_leftovers cg.fifo pb.fifo lonely.fifo stdout.link cg.copy pb.copy vg.log vg2.log vg3.log \
+        out.txt err.txt err3.txt stdout.txt stdout.cg
+}
+register safety-out-fifo-stdout t_out_fifo_and_stdout
+
+# Device nodes made here (never the real ones under /dev): null (1,3) and
+# full (1,7), whose writes fail with ENOSPC like a full disk.
+t_out_device() {
+    need_tool; need_prog fib exitcode
+    if ! mknod null.dev c 1 3 2>mknod.err || ! mknod full.dev c 1 7 2>>mknod.err; then
+        echo "skipped: cannot make device nodes here: $(cat mknod.err)"
+        return 0
+    fi
+    cycprof "$PWD/null.dev" "$PWD/vg.log" --pprof-out-file="$PWD/null.dev" -- "$BIN/fib" 12 >/dev/null 2>&1
+    [ -c null.dev ] || note "the device given as output was replaced"
+    [ -z "$(cp_lines vg.log)" ] || note "writing to a null device: $(cp_lines vg.log | tr '\n' ' ')"
+    cycprof "$PWD/full.dev" "$PWD/vg2.log" --pprof-out-file="$PWD/full.dev" -- "$BIN/exitcode" 3 >/dev/null 2>&1
+    local rc=$?
+    [ $rc = 3 ] || note "the program exited 3, valgrind $rc"
+    [ -c full.dev ] || note "the full device given as output was replaced"
+    local msgs; msgs=$(cp_lines vg2.log)
+    echo "$msgs"
+    [ "$(echo "$msgs" | grep -c "^cycprof: cannot write $PWD/full.dev: No space left on device$")" = 1 ] ||
+        note "disk full: no one line 'cannot write .../full.dev: No space left on device'"
+    [ "$(echo "$msgs" | grep -c "^cycprof: no pprof profile $PWD/full.dev: .*No space left on device")" = 1 ] ||
+        note "disk full: no one line 'no pprof profile .../full.dev: ...No space left on device'"
+    [ "$(echo "$msgs" | wc -l)" = 2 ] || note "disk full: more than the two lines"
+    expect_no_leftovers null.dev full.dev vg.log vg2.log mknod.err
+}
+register safety-out-device t_out_device
+
+# Broken helpers: each loses the pprof profile with one line saying why;
+# the callgrind file is written, the exit status kept, nothing left behind.
+t_helper_failures() {
+    need_tool; need_prog exitcode
+    printf '#!/bin/sh\nkill -SEGV $$\n' >segv.sh
+    printf '#!/bin/sh\necho "cycprof pprof: it went wrong" >&2\nexit 3\n' >fails.sh
+    # writes a temporary file as cycprof pprof does, then dies
+    printf '#!/bin/sh\necho partial >"$4.tmp.$$"\nkill -KILL $$\n' >killed.sh
+    chmod +x segv.sh fails.sh killed.sh
+    : >noexec
+    mkdir adir
+    local spec h want
+    for spec in "/bin/false|failed (exit status 1)" "/bin/true|exited 0 without writing it" \
+        "$PWD/noexec|cannot be run: Permission denied" "$PWD/adir|is a directory" \
+        "$PWD/segv.sh|killed by signal 11" "$PWD/fails.sh|failed (exit status 3): cycprof pprof: it went wrong" \
+        "$PWD/killed.sh|killed by signal 9" "$PWD/missing|not found"; do
+        h=${spec%%|*} want=${spec#*|}
+        rm -f p.out p.log
+        vg --tool=cycprof --cycprof-helper="$h" --cycprof-out-file="$PWD/p.out" \
+            --log-file="$PWD/p.log" "$BIN/exitcode" 3 >/dev/null 2>&1
+        local rc=$?
+        [ $rc = 3 ] || note "helper $h: the program exited 3, valgrind $rc"
+        [ -s p.out ] || note "helper $h: no callgrind file"
+        local msgs; msgs=$(cp_lines p.log)
+        echo "$h: $msgs"
+        [ "$(echo "$msgs" | grep -c .)" = 1 ] && echo "$msgs" | grep -qF "no pprof profile $PWD/p.out.pb.gz: " &&
+            echo "$msgs" | grep -qF "$want" ||
+            note "helper $h: want one line 'no pprof profile $PWD/p.out.pb.gz: ...$want', got: $(echo "$msgs" | tr '\n' ' ')"
+        expect_no_leftovers p.out p.log segv.sh fails.sh killed.sh noexec adir
+    done
+}
+register safety-helper-failures t_helper_failures
+
+# A helper that hangs (and starts a child that would outlive it): stopped
+# at the time limit, with the whole of what it started, and reported.
+t_helper_hangs() {
+    need_tool; need_prog exitcode
+    printf '#!/bin/sh\nsleep 617 &\nwait\n' >hangs.sh
+    chmod +x hangs.sh
+    timeout 300 env -i PATH=/usr/bin:/bin VALGRIND_LIB="$VGLIB" valgrind --tool=cycprof \
+        --cycprof-helper="$PWD/hangs.sh" --pprof-time-limit=2 --cycprof-out-file="$PWD/h.out" \
+        --log-file="$PWD/h.log" "$BIN/exitcode" 4 >/dev/null 2>&1
+    local rc=$?
+    [ $rc = 4 ] || note "the program exited 4, valgrind $rc"
+    local msgs; msgs=$(cp_lines h.log)
+    echo "$msgs"
+    [ "$(echo "$msgs" | grep -c .)" = 1 ] &&
+        echo "$msgs" | grep -qF "no pprof profile $PWD/h.out.pb.gz: '$PWD/hangs.sh pprof' did not finish within the time limit of 2 s" ||
+        note "hanging helper: no one line about the time limit: $(echo "$msgs" | tr '\n' ' ')"
+    sleep 0.5
+    ! pgrep -f "sleep 617" >/dev/null || { pkill -f "sleep 617"; note "the hanging helper's child was left running"; }
+    [ -s h.out ] || note "no callgrind file"
+    expect_no_leftovers h.out h.log hangs.sh
+}
+register safety-helper-hangs t_helper_hangs
+
+t_bad_granularity() {
+    need_tool
+    vg --tool=cycprof --pprof-granularity=foo /bin/true >out.txt 2>err.txt
+    local rc=$?
+    cat err.txt
+    [ $rc != 0 ] || note "--pprof-granularity=foo was accepted"
+    grep -q "Bad option: --pprof-granularity=foo" err.txt ||
+        note "--pprof-granularity=foo: no 'Bad option' line like other bad values"
+    grep -q "Unknown option" err.txt && note "--pprof-granularity=foo is called an unknown option"
+    true
+}
+register safety-bad-granularity t_bad_granularity
+
+# Processes writing under one output name at the same time (two runs of a
+# program that forks 12 children): no shared intermediate file, and the
+# callgrind file and the pprof profile left belong to the same process.
+t_shared_output_name() {
+    need_tool
+    gcc -O1 -g -o forkn "$TESTS_DIR/progs/forkn.c" || fail "cannot build forkn"
+    local round
+    for round in 1 2 3; do
+        rm -f x.out x.out.pb.gz
+        cycprof "$PWD/x.out" "$PWD/a.log.%p" -- "$PWD/forkn" 12 >/dev/null 2>&1 &
+        local p1=$!
+        cycprof "$PWD/x.out" "$PWD/b.log.%p" -- "$PWD/forkn" 12 >/dev/null 2>&1 &
+        local p2=$!
+        wait $p1 $p2
+        local bad; bad=$(cat ./*.log.* | grep -E '^==[0-9]+== cycprof: ' | head -n 3)
+        [ -z "$bad" ] || note "round $round: $(echo "$bad" | tr '\n' ' ')"
+        [ -s x.out ] && [ -s x.out.pb.gz ] || fail "round $round: no x.out or x.out.pb.gz"
+        pycheck x.out x.out.pb.gz "$round" <<'PY'
+import sys, cyc
+C = cyc.Checker()
+r = cyc.parse_callgrind(sys.argv[1])
+_, samples = cyc.pprof_raw(sys.argv[2])
+C.eq("round %s: pprof total = callgrind summary" % sys.argv[3], r.summary, [sum(s.value for s in samples)])
+C.done()
+PY
+        expect_no_leftovers x.out x.out.pb.gz forkn ./*.log.*
+        rm -f ./*.log.*
+    done
+}
+register safety-shared-output-name t_shared_output_name
+
+# A recursion 1,000,000 frames deep, not folded: the pprof profile is
+# written (stacks cut to 256 frames: the outermost 128, a marker frame, the
+# innermost 127) and carries the whole total. A hang guard, not a timing.
+t_deep_recursion_nofold() {
+    need_tool
+    gcc -O1 -g -fno-inline -fno-optimize-sibling-calls -o deep "$TESTS_DIR/progs/deep.c" ||
+        fail "cannot build deep"
+    timeout 900 env -i PATH=/usr/bin:/bin VALGRIND_LIB="$VGLIB" valgrind --tool=cycprof \
+        --cycprof-helper="$HELPER_BIN" --fold-recursion=no --main-stacksize=134217728 \
+        --cycprof-out-file="$PWD/d.out" --log-file="$PWD/d.log" "$PWD/deep" 1000000 >/dev/null 2>&1
+    local rc=$?
+    [ $rc = 0 ] || fail "valgrind exited $rc ($(cp_lines d.log | tr '\n' ' '))"
+    [ -z "$(cp_lines d.log)" ] || note "$(cp_lines d.log | tr '\n' ' ')"
+    same_totals d.out d.out.pb.gz d.log "1,000,000 frames"
+    pycheck d.out.pb.gz <<'PY'
+import sys, cyc
+C = cyc.Checker()
+_, samples = cyc.pprof_raw(sys.argv[1])
+deep = [s for s in samples if len(s.symframes) > 100]
+C.true(len(deep) > 0, "no deep stacks")
+C.eq("longest stack", 256, max(len(s.symframes) for s in samples))
+for s in deep:
+    if len(s.symframes) == 256:
+        C.true("main" in s.symframes[-10:], "a cut stack lost main at its root end")
+        C.true(any("left out" in f for f in s.symframes),
+               "a cut stack does not mark where frames were left out")
+        break
+C.done()
+PY
+}
+register safety-deep-recursion-nofold t_deep_recursion_nofold
