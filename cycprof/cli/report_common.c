@@ -78,6 +78,18 @@ void rc_print_totals(FILE *out, const cg_profile_t *p, const int *order,
     }
 }
 
+void rc_print_row_name(FILE *out, const rank_row_t *row)
+{
+    fputs(row->label, out);
+    if (row->func)
+        fprintf(out, " %s", row->func);
+    if (row->nfuncs > 1)
+        fprintf(out, " (and %u more function%s)", row->nfuncs - 1,
+                row->nfuncs > 2 ? "s" : "");
+    if (row->object && *row->object)
+        fprintf(out, " [%s]", row->object);
+}
+
 void rc_rule(FILE *out)
 {
     fputs("--------------------------------------------------------------------------------\n",
