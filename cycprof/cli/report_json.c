@@ -110,7 +110,7 @@ void rj_report_stacks(FILE *out, const stack_profile_t *sp, char **files,
         json_u64(&j, s->count);
         json_key(&j, "frames");
         json_open_arr(&j);
-        for (uint32_t d = s->depth; d-- > 0;)
+        for (uint32_t d = 0; d < s->depth; d++) /* root first */
             json_str(&j, sp_frame(sp, s, d));
         json_close_arr(&j);
         json_close_obj(&j);
