@@ -3,6 +3,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
@@ -105,20 +106,56 @@ static Int start_pprof_writer(ULong total, const HChar* cmd)
    return 0;
 }
 
+/* What is at path now: whether it exists, and which file it is. The pprof
+ * file is renamed into place by the helper, so a new file has a new inode
+ * (or a new change time): an old file left by an earlier run is not
+ * reported as written. */
+typedef struct FileId { Bool exists; ULong dev, ino, ctime, ctime_nsec; } FileId;
+
+static FileId file_id(const HChar* path)
+{
+   struct vg_stat st;
+   FileId id = { False, 0, 0, 0, 0 };
+   if (!sr_isError(VG_(stat)(path, &st))) {
+      id.exists = True;
+      id.dev = st.dev;
+      id.ino = st.ino;
+      id.ctime = st.ctime;
+      id.ctime_nsec = st.ctime_nsec;
+   }
+   return id;
+}
+
+static Bool written_since(const HChar* path, FileId before)
+{
+   FileId now = file_id(path);
+   return now.exists && (!before.exists || now.dev != before.dev ||
+                         now.ino != before.ino || now.ctime != before.ctime ||
+                         now.ctime_nsec != before.ctime_nsec);
+}
+
 void cp_dump_all(void)
 {
    ULong total;
    ULong* incl = inclusive_costs(&total);
    HChar* cmd = command_line();
    Int writer, status;
+   Bool wrote_callgrind;
+   FileId pprof_before = file_id(pprof_path);
 
    cp_objects_collect();
    writer = cp_opts.pprof ? start_pprof_writer(total, cmd) : 0;
-   if (!cp_write_callgrind(callgrind_path, incl, total, cmd))
+   wrote_callgrind = cp_write_callgrind(callgrind_path, incl, total, cmd);
+   if (!wrote_callgrind)
       VG_(umsg)("cycprof: cannot write %s\n", callgrind_path);
    if (writer > 0) VG_(waitpid)(writer, &status, 0);
 
    VG_(umsg)("I   refs:      %s\n", cp_thousands(total));
+   /* Where the answer is: one line per file actually written. */
+   if (wrote_callgrind)
+      VG_(umsg)("cycprof: wrote %s\n", callgrind_path);
+   if (cp_opts.pprof && written_since(pprof_path, pprof_before))
+      VG_(umsg)("cycprof: wrote %s\n", pprof_path);
    if (VG_(clo_stats))
       VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of records, "
                 "deepest stack %u\n", cp_context_count(), cp_sbinfo_count(),
