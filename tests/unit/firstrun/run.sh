@@ -8,26 +8,8 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-: "${CYCPROF_BUILD:=$REPO/build}"
-CYC="" CARGO_CYC=""
-for d in "$CYCPROF_BUILD" "$CYCPROF_BUILD/cycprof/cli"; do
-    [ -z "$CYC" ] && [ -f "$d/cycprof" ] && [ -x "$d/cycprof" ] && CYC=$d/cycprof
-    [ -z "$CARGO_CYC" ] && [ -f "$d/cargo-cycprof" ] && [ -x "$d/cargo-cycprof" ] && CARGO_CYC=$d/cargo-cycprof
-done
-T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-firstrun-tests.XXXXXX")
-export LC_ALL=C
-PASS=0 FAILS=0
-ok() { echo "ok $1"; PASS=$((PASS + 1)); }
-bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
-finish() {
-    echo "firstrun: $PASS passed, $FAILS failed"
-    if [ $FAILS = 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$T"; else echo "# kept $T"; fi
-    [ $FAILS = 0 ]
-    exit
-}
-[ -n "$CYC" ] || { bad setup "no built cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"; finish; }
-cd "$T" || exit 1
-
+. "$HERE/../suite.sh"
+suite_init firstrun
 # --help is printed as is (not through printf): no doubled '%%'.
 for sub in report diff folded flamegraph pprof; do
     "$CYC" "$sub" --help >h.txt 2>&1

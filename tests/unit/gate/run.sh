@@ -11,26 +11,9 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-: "${CYCPROF_BUILD:=$REPO/build}"
-CYC=""
-for b in "$CYCPROF_BUILD/cycprof" "$CYCPROF_BUILD/cycprof/cli/cycprof"; do
-    if [ -f "$b" ] && [ -x "$b" ]; then CYC=$b; break; fi
-done
-VGLIB=$CYCPROF_BUILD/vg-lib
-T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-gate-tests.XXXXXX")
-PASS=0 FAILS=0
-ok() { echo "ok $1"; PASS=$((PASS + 1)); }
-bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
-finish() {
-    echo "gate: $PASS passed, $FAILS failed"
-    if [ $FAILS = 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$T"; else echo "# kept $T"; fi
-    [ $FAILS = 0 ]
-    exit
-}
-if [ -z "$CYC" ] || [ ! -d "$VGLIB" ]; then
-    bad setup "no built cycprof or vg-lib under CYCPROF_BUILD=$CYCPROF_BUILD"; finish
-fi
-cd "$T" || exit 1
+. "$HERE/../suite.sh"
+suite_init gate
+need_vglib
 
 # Every build is ./prog in its own directory, from the same source path, as
 # a CI job rebuilds it: same names, different code layout. The directory

@@ -8,25 +8,8 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-: "${CYCPROF_BUILD:=$REPO/build}"
-CYC=""
-for b in "$CYCPROF_BUILD/cycprof" "$CYCPROF_BUILD/cycprof/cli/cycprof"; do
-    if [ -f "$b" ] && [ -x "$b" ]; then CYC=$b; break; fi
-done
-VGLIB=$CYCPROF_BUILD/vg-lib
-T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-json-tests.XXXXXX")
-export LC_ALL=C
-PASS=0 FAILS=0
-ok() { echo "ok $1"; PASS=$((PASS + 1)); }
-bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
-finish() {
-    echo "json: $PASS passed, $FAILS failed"
-    if [ $FAILS = 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$T"; else echo "# kept $T"; fi
-    [ $FAILS = 0 ]
-    exit
-}
-[ -n "$CYC" ] || { bad setup "no built cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"; finish; }
-cd "$T" || exit 1
+. "$HERE/../suite.sh"
+suite_init json
 SCHEMA="$HERE/check_schema.py"
 ROWS="$REPO/tests/unit/cli/annotate_rows.awk"
 

@@ -7,23 +7,10 @@
 #   CYCPROF_BUILD=/abs/build/dir tests/unit/man/run.sh
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../../.." && pwd)
-: "${CYCPROF_BUILD:=$REPO/build}"
+. "$HERE/../suite.sh"
+suite_init man
+export MANWIDTH=200
 B=$CYCPROF_BUILD
-CYC=$B/cycprof/cli/cycprof CARGO_CYC=$B/cycprof/cli/cargo-cycprof
-T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-man-tests.XXXXXX")
-export LC_ALL=C MANWIDTH=200
-PASS=0 FAILS=0
-ok() { echo "ok $1"; PASS=$((PASS + 1)); }
-bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
-finish() {
-    echo "man: $PASS passed, $FAILS failed"
-    if [ $FAILS = 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$T"; else echo "# kept $T"; fi
-    [ $FAILS = 0 ]
-    exit
-}
-[ -x "$CYC" ] || { bad setup "no $CYC"; finish; }
-cd "$T" || exit 1
 
 # Option names (--long) in a text.
 opts() { grep -o -- '--[a-z][a-z-]*' | sort -u; }

@@ -10,26 +10,9 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-: "${CYCPROF_BUILD:=$REPO/build}"
-CYC=""
-for b in "$CYCPROF_BUILD/cycprof" "$CYCPROF_BUILD/cycprof/cli/cycprof"; do
-    if [ -f "$b" ] && [ -x "$b" ]; then CYC=$b; break; fi
-done
-VGLIB=$CYCPROF_BUILD/vg-lib
-T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-perfile-tests.XXXXXX")
-PASS=0 FAILS=0
-ok() { echo "ok $1"; PASS=$((PASS + 1)); }
-bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
-finish() {
-    echo "perfile: $PASS passed, $FAILS failed"
-    if [ $FAILS = 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$T"; else echo "# kept $T"; fi
-    [ $FAILS = 0 ]
-    exit
-}
-if [ -z "$CYC" ] || [ ! -d "$VGLIB" ]; then
-    bad setup "no built cycprof or vg-lib under CYCPROF_BUILD=$CYCPROF_BUILD"; finish
-fi
-cd "$T" || exit 1
+. "$HERE/../suite.sh"
+suite_init perfile
+need_vglib
 cp "$HERE"/twin.h "$HERE"/twin_lib.c "$HERE"/twin_main.c "$T/"
 gcc -O2 -g -fPIC -shared -o libtwin.so twin_lib.c &&
     gcc -O2 -g -o twin twin_main.c -L. -ltwin -Wl,-rpath,"$T" ||
