@@ -108,12 +108,8 @@ static int parse(int argc, char **argv, opts_t *o)
                 return -1;
             }
         } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
-            if (r < 0 || (strcmp(v, "json") != 0 && strcmp(v, "text") != 0)) {
-                cu_err("diff", "--format must be text or json, got '%s'",
-                       r < 0 ? "" : v);
+            if ((o->json = rc_parse_format("diff", r, v)) < 0)
                 return -1;
-            }
-            o->json = strcmp(v, "json") == 0;
         } else if (strcmp(a, "--inclusive") == 0 ||
                    strcmp(a, "--inclusive=yes") == 0) {
             o->inclusive = 1;
