@@ -6,6 +6,8 @@
 #include "commands.h"
 #include "cmdutil.h"
 #include "cost_rank.h"
+#include "diff_match.h"
+#include "diff_json.h"
 #include "report_common.h"
 
 #include <math.h>
@@ -27,12 +29,18 @@ static const char *const usage =
     "  -n, --top=N          show the N largest changes (default 20, 0 = all)\n"
     "  --sort=EV            compare this event (default: the first one)\n"
     "  --inclusive          compare inclusive costs (self + calls)\n"
-    "  --by=KIND            function (default), file, line or object\n"
-    "  --threshold=PCT      hide changes smaller than PCT%% of the base total\n"
+    "  --by=KIND            function (default), file, line or object; files\n"
+    "                       and lines are keyed by (object, file), a line\n"
+    "                       sums all functions whose code is on it\n"
+    "  --threshold=PCT      hide changes smaller than PCT% of the base total\n"
     "                       (default 0: every change is shown)\n"
     "  --fail-above=PCT     exit with status 3 if the total or any listed\n"
-    "                       row grew by more than PCT%% (a row that is new\n"
-    "                       in NEW counts as infinite growth)\n"
+    "                       row grew by more than PCT% (a row that is new\n"
+    "                       in NEW counts as infinite growth) and by at\n"
+    "                       least --min-change instructions\n"
+    "  --min-change=N       the gate ignores changes smaller than N events\n"
+    "                       (default 100; 0 or 1: every change counts)\n"
+    "  --format=text|json   json: one JSON document (docs/cli/json.md)\n"
     "  -h, --help           show this help\n"
     "\n"
     "exit status: 0 ok, 1 unreadable input, 2 bad usage, 3 --fail-above hit\n";
@@ -45,6 +53,8 @@ typedef struct opts {
     double threshold;
     double fail_above;
     int have_fail;
+    uint64_t min_change;
+    int json;
     char *files[2];
     int nfiles;
 } opts_t;
@@ -55,6 +65,7 @@ static int parse(int argc, char **argv, opts_t *o)
     int r;
     o->top = 20;
     o->by = BY_FUNCTION;
+    o->min_change = 100;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -90,6 +101,15 @@ static int parse(int argc, char **argv, opts_t *o)
                 return -1;
             }
             o->have_fail = 1;
+        } else if ((r = cu_opt_value(argc, argv, &i, "--min-change", NULL, &v))) {
+            if (r < 0 || cu_parse_u64(v, &o->min_change) < 0) {
+                cu_err("diff", "--min-change needs a number of events, got "
+                       "'%s'", r < 0 ? "" : v);
+                return -1;
+            }
+        } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
+            if ((o->json = rc_parse_format("diff", r, v)) < 0)
+                return -1;
         } else if (strcmp(a, "--inclusive") == 0 ||
                    strcmp(a, "--inclusive=yes") == 0) {
             o->inclusive = 1;
@@ -117,41 +137,6 @@ static int parse(int argc, char **argv, opts_t *o)
     return 0;
 }
 
-typedef struct change {
-    const char *label, *func, *object;
-    uint64_t base, new;
-} change_t;
-
-static int64_t delta(const change_t *c)
-{
-    return (int64_t)(c->new - c->base);
-}
-
-static uint64_t magnitude(const change_t *c)
-{
-    return c->new > c->base ? c->new - c->base : c->base - c->new;
-}
-
-static int cmp_change(const void *a, const void *b)
-{
-    const change_t *x = a, *y = b;
-    uint64_t mx = magnitude(x), my = magnitude(y);
-    if (mx != my)
-        return mx > my ? -1 : 1;
-    int c = strcmp(x->label, y->label);
-    if (!c && x->func && y->func)
-        c = strcmp(x->func, y->func);
-    return c;
-}
-
-/* Growth in percent of base; +inf for something new. */
-static double growth(uint64_t base, uint64_t new)
-{
-    if (base == 0)
-        return new ? INFINITY : 0.0;
-    return ((double)new - (double)base) * 100.0 / (double)base;
-}
-
 static void fmt_growth(char *buf, size_t len, uint64_t base, uint64_t new)
 {
     if (base == 0 && new)
@@ -159,23 +144,90 @@ static void fmt_growth(char *buf, size_t len, uint64_t base, uint64_t new)
     else if (new == 0 && base)
         snprintf(buf, len, "gone");
     else
-        snprintf(buf, len, "%+.2f%%", growth(base, new));
+        snprintf(buf, len, "%+.2f%%", dm_growth(base, new));
 }
 
-/* Row identity across the two files: label plus, for lines, the function. */
-static int same_row(const rank_row_t *a, const rank_row_t *b)
+static void print_text(const opts_t *o, const diff_result_t *d)
 {
-    return strcmp(a->label, b->label) == 0 &&
-           (!a->func || strcmp(a->func, b->func) == 0);
+    char b1[32], b2[32], b3[32], b4[32];
+    uint64_t tb = d->total[0], tn = d->total[1];
+    rc_rule(stdout);
+    printf("Base:             %s (%s)\n", d->files[0],
+           d->cmds[0] ? d->cmds[0] : "unknown command");
+    printf("New:              %s (%s)\n", d->files[1],
+           d->cmds[1] ? d->cmds[1] : "unknown command");
+    printf("Event:            %s\n", d->event);
+    printf("Ranking:          %s cost by %s, by size of change\n",
+           o->inclusive ? "inclusive" : "self", rank_by_name(o->by));
+    rc_rule(stdout);
+    printf("\nTotal %s: %s -> %s  %s (", cg_event_long_name(d->event),
+           cu_commify(tb, b1), cu_commify(tn, b2),
+           cu_commify_signed(dm_delta(tb, tn), b3));
+    fmt_growth(b4, sizeof b4, tb, tn);
+    printf("%s)\n\n", tb == tn ? "unchanged" : b4);
+
+    if (!d->nch) {
+        printf("No %s differs.\n", rank_by_name(o->by));
+        return;
+    }
+    size_t wd = 5, wb = 4, wn = 3;
+    for (size_t k = 0; k < d->shown; k++) {
+        const change_t *c = &d->ch[k];
+        size_t l;
+        if ((l = strlen(cu_commify_signed(dm_delta(c->base, c->new), b1))) > wd)
+            wd = l;
+        if ((l = strlen(cu_commify(c->base, b1))) > wb)
+            wb = l;
+        if ((l = strlen(cu_commify(c->new, b1))) > wn)
+            wn = l;
+    }
+    static const char *const what[] = {"file:function", "file",
+                                       "file:line function", "object"};
+    printf("%*s  %8s  %*s  %*s  %s\n", (int)wd, "delta", "change", (int)wb,
+           "base", (int)wn, "new", what[o->by]);
+    for (size_t k = 0; k < d->shown; k++) {
+        const change_t *c = &d->ch[k];
+        fmt_growth(b4, sizeof b4, c->base, c->new);
+        printf("%*s  %8s  %*s  %*s  ", (int)wd,
+               cu_commify_signed(dm_delta(c->base, c->new), b1), b4, (int)wb,
+               cu_commify(c->base, b2), (int)wn, cu_commify(c->new, b3));
+        rc_print_row_name(stdout, c->row);
+        /* Unnamed code matched by position: say where it was. */
+        if (c->base_row && c->new_row &&
+            strcmp(c->base_row->label, c->new_row->label) != 0)
+            printf(" (base: %s)", c->base_row->label);
+        putchar('\n');
+    }
+    if (d->nch > d->shown)
+        printf("\n(%zu more changes not shown; -n 0 shows all)\n",
+               d->nch - d->shown);
 }
 
-static int cmp_row_name(const void *a, const void *b)
+/* The gate's one-line verdict on stderr. */
+static void print_verdict(const opts_t *o, const diff_result_t *d)
 {
-    const rank_row_t *x = a, *y = b;
-    int c = strcmp(x->label, y->label);
-    if (!c && x->func && y->func)
-        c = strcmp(x->func, y->func);
-    return c;
+    const char *who = NULL;
+    double gw = 0;
+    if (d->total_tripped) {
+        who = "the total";
+        gw = dm_growth(d->total[0], d->total[1]);
+    }
+    for (size_t k = 0; k < d->shown && !who; k++)
+        if (d->tripped[k]) {
+            who = d->ch[k].row->label;
+            gw = dm_growth(d->ch[k].base, d->ch[k].new);
+        }
+    char gs[32];
+    if (isinf(gw))
+        snprintf(gs, sizeof gs, "new");
+    else
+        snprintf(gs, sizeof gs, "%+.2f%%", gw);
+    char more[48] = "";
+    if (d->ntripped > 1)
+        snprintf(more, sizeof more, " and %zu more", d->ntripped - 1);
+    cu_err("diff", "%s grew by more than --fail-above=%g%% (and by at least "
+           "--min-change=%llu): %s (%s)%s", d->event, o->fail_above,
+           (unsigned long long)o->min_change, who, gs, more);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -189,6 +241,7 @@ int cmd_diff(int argc, char **argv)
     cg_profile_t p[2];
     rank_t r[2];
     change_t *ch = NULL;
+    unsigned char *tripped = NULL;
     int ev[2];
     cg_init(&p[0]);
     cg_init(&p[1]);
@@ -216,148 +269,76 @@ int cmd_diff(int argc, char **argv)
                    "2^64-1", o.files[k]);
             goto out;
         }
-        qsort(r[k].rows, r[k].n, sizeof *r[k].rows, cmp_row_name);
     }
 
-    /* Merge the two name-sorted row lists. */
-    size_t nch = 0, i = 0, j = 0;
-    int too_big = 0;
-    ch = cu_calloc(r[0].n + r[1].n, sizeof *ch);
-    while (i < r[0].n || j < r[1].n) {
-        const rank_row_t *a = i < r[0].n ? &r[0].rows[i] : NULL;
-        const rank_row_t *b = j < r[1].n ? &r[1].rows[j] : NULL;
-        int c = !a ? 1 : !b ? -1 : cmp_row_name(a, b);
-        change_t x;
-        if (c == 0 || (a && b && same_row(a, b))) {
-            x = (change_t){a->label, a->func, *a->object ? a->object : b->object,
-                           a->cost[ev[0]], b->cost[ev[1]]};
-            i++, j++;
-        } else if (c < 0) {
-            x = (change_t){a->label, a->func, a->object, a->cost[ev[0]], 0};
-            i++;
-        } else {
-            x = (change_t){b->label, b->func, b->object, 0, b->cost[ev[1]]};
-            j++;
+    diff_result_t d;
+    memset(&d, 0, sizeof d);
+    d.nch = dm_changes(&r[0], &r[1], o.by, ev, &ch);
+    d.ch = ch;
+    d.event = p[0].events[ev[0]];
+    d.total[0] = p[0].totals[ev[0]];
+    d.total[1] = p[1].totals[ev[1]];
+    for (int k = 0; k < 2; k++) {
+        d.files[k] = o.files[k];
+        d.cmds[k] = p[k].cmd;
+    }
+    d.by = o.by;
+    d.inclusive = o.inclusive;
+
+    {
+        uint64_t tb = d.total[0], tn = d.total[1];
+        int too_big = (tb > tn ? tb - tn : tn - tb) > INT64_MAX;
+        for (size_t k = 0; k < d.nch; k++)
+            too_big |= dm_magnitude(ch[k].base, ch[k].new) > INT64_MAX;
+        if (too_big) {
+            cu_err("diff", "a change of %s is larger than 2^63-1: it cannot "
+                   "be shown as a signed number", d.event);
+            goto out;
         }
-        if (x.base != x.new)
-            ch[nch++] = x;
-        too_big |= magnitude(&x) > INT64_MAX;
     }
-    qsort(ch, nch, sizeof *ch, cmp_change);
-
-    const char *evname = p[0].events[ev[0]];
-    uint64_t tb = p[0].totals[ev[0]], tn = p[1].totals[ev[1]];
-    if (too_big || (tb > tn ? tb - tn : tn - tb) > INT64_MAX) {
-        cu_err("diff", "a change of %s is larger than 2^63-1: it cannot be "
-               "shown as a signed number", evname);
-        goto out;
-    }
-    char b1[32], b2[32], b3[32], b4[32];
-
-    rc_rule(stdout);
-    printf("Base:             %s (%s)\n", o.files[0],
-           p[0].cmd ? p[0].cmd : "unknown command");
-    printf("New:              %s (%s)\n", o.files[1],
-           p[1].cmd ? p[1].cmd : "unknown command");
-    printf("Event:            %s\n", evname);
-    printf("Ranking:          %s cost by %s, by size of change\n",
-           o.inclusive ? "inclusive" : "self", rank_by_name(o.by));
-    rc_rule(stdout);
-    printf("\nTotal %s: %s -> %s  %s (", cg_event_long_name(evname),
-           cu_commify(tb, b1), cu_commify(tn, b2),
-           cu_commify_signed((int64_t)(tn - tb), b3));
-    fmt_growth(b4, sizeof b4, tb, tn);
-    printf("%s)\n\n", tb == tn ? "unchanged" : b4);
-
-    /* Rows to show. */
-    size_t shown = 0;
-    for (size_t k = 0; k < nch; k++) {
-        if (o.top && shown == o.top)
+    /* Rows to show: sorted by magnitude, so the first small one ends it. */
+    for (size_t k = 0; k < d.nch; k++) {
+        if (o.top && d.shown == o.top)
             break;
         if (o.threshold > 0 &&
-            (double)magnitude(&ch[k]) * 100.0 < o.threshold * (double)tb)
-            break; /* sorted by magnitude: the rest are smaller */
-        shown++;
+            (double)dm_magnitude(ch[k].base, ch[k].new) * 100.0 <
+                o.threshold * (double)d.total[0])
+            break;
+        d.shown++;
     }
-    if (!nch) {
-        printf("No %s differs.\n", o.by == BY_FUNCTION ? "function"
-                                   : o.by == BY_FILE   ? "file"
-                                   : o.by == BY_LINE   ? "line"
-                                                       : "object");
-    } else {
-        size_t wd = 5, wb = 4, wn = 3;
-        for (size_t k = 0; k < shown; k++) {
-            size_t l;
-            if ((l = strlen(cu_commify_signed(delta(&ch[k]), b1))) > wd)
-                wd = l;
-            if ((l = strlen(cu_commify(ch[k].base, b1))) > wb)
-                wb = l;
-            if ((l = strlen(cu_commify(ch[k].new, b1))) > wn)
-                wn = l;
-        }
-        static const char *const what[] = {"file:function", "file",
-                                           "file:line function", "object"};
-        printf("%*s  %8s  %*s  %*s  %s\n", (int)wd, "delta", "change",
-               (int)wb, "base", (int)wn, "new", what[o.by]);
-        for (size_t k = 0; k < shown; k++) {
-            const change_t *c = &ch[k];
-            fmt_growth(b4, sizeof b4, c->base, c->new);
-            printf("%*s  %8s  %*s  %*s  %s", (int)wd,
-                   cu_commify_signed(delta(c), b1), b4, (int)wb,
-                   cu_commify(c->base, b2), (int)wn, cu_commify(c->new, b3),
-                   c->label);
-            if (c->func)
-                printf(" %s", c->func);
-            if (c->object && *c->object)
-                printf(" [%s]", c->object);
-            putchar('\n');
-        }
-        if (nch > shown)
-            printf("\n(%zu more changes not shown; -n 0 shows all)\n",
-                   nch - shown);
+
+    /* The gate: the total, then every listed row. */
+    tripped = cu_calloc(d.shown + 1, 1);
+    d.tripped = tripped;
+    d.gate_on = o.have_fail;
+    d.fail_above = o.fail_above;
+    d.min_change = o.min_change;
+    if (o.have_fail) {
+        d.total_tripped = dm_trips(d.total[0], d.total[1], o.fail_above,
+                                   o.min_change);
+        d.ntripped = (size_t)d.total_tripped;
+        for (size_t k = 0; k < d.shown; k++)
+            if ((tripped[k] = (unsigned char)dm_trips(ch[k].base, ch[k].new,
+                                                      o.fail_above,
+                                                      o.min_change)))
+                d.ntripped++;
     }
+
+    if (o.json)
+        dj_write(stdout, &d);
+    else
+        print_text(&o, &d);
     if (fflush(stdout) != 0) {
         cu_err("diff", "error writing the output");
         goto out;
     }
-
     rc = 0;
-    if (o.have_fail) {
-        /* The gate: the total, then every listed row. */
-        double g = growth(tb, tn);
-        const char *who = NULL;
-        double gw = 0;
-        size_t count = 0;
-        if (g > o.fail_above) {
-            who = "the total";
-            gw = g;
-            count++;
-        }
-        for (size_t k = 0; k < shown; k++) {
-            double gk = growth(ch[k].base, ch[k].new);
-            if (gk > o.fail_above) {
-                if (!who) {
-                    who = ch[k].label;
-                    gw = gk;
-                }
-                count++;
-            }
-        }
-        if (count) {
-            char gs[32];
-            if (isinf(gw))
-                snprintf(gs, sizeof gs, "new");
-            else
-                snprintf(gs, sizeof gs, "%+.2f%%", gw);
-            char more[48] = "";
-            if (count > 1)
-                snprintf(more, sizeof more, " and %zu more", count - 1);
-            cu_err("diff", "%s grew by more than --fail-above=%g%%: %s (%s)%s",
-                   evname, o.fail_above, who, gs, more);
-            rc = EXIT_GREW;
-        }
+    if (d.ntripped) {
+        print_verdict(&o, &d);
+        rc = EXIT_GREW;
     }
 out:
+    free(tripped);
     free(ch);
     for (int k = 0; k < 2; k++) {
         rank_free(&r[k]);

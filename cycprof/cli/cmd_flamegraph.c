@@ -9,6 +9,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Without -o, a terminal gets this file instead of raw SVG. */
+#define TTY_DEFAULT_OUT "flamegraph.svg"
 
 static const char *const usage =
     "usage: cycprof flamegraph [options] [FILE] -o OUT.svg\n"
@@ -20,7 +24,9 @@ static const char *const usage =
     "to it (default: the newest cycprof.out.* in the current directory).\n"
     "\n"
     "options:\n"
-    "  -o, --output=OUT     write the SVG to OUT (default: standard output)\n"
+    "  -o, --output=OUT     write the SVG to OUT (default: standard output;\n"
+    "                       when that is a terminal, " TTY_DEFAULT_OUT ",\n"
+    "                       and the command says so)\n"
     "  --title=TEXT         heading (default: \"Flame Graph\")\n"
     "  --width=PX           image width in pixels (default 1200)\n"
     "  --minwidth=PX        leave out frames narrower than PX (default 0.1)\n"
@@ -70,6 +76,10 @@ int cmd_flamegraph(int argc, char **argv)
         }
     }
 
+    int to_tty_default = !c.out && isatty(STDOUT_FILENO);
+    if (to_tty_default)
+        c.out = TTY_DEFAULT_OUT;
+
     stack_profile_t sp;
     sp_init(&sp);
     int rc = 1;
@@ -84,6 +94,9 @@ int cmd_flamegraph(int argc, char **argv)
         o.subtitle = sp.cmd;
         svg_job_t job = {&sp, &o};
         rc = sc_write(&c, write_svg, &job) < 0;
+        if (!rc && to_tty_default)
+            fprintf(stderr, "cycprof flamegraph: wrote %s (standard output is a "
+                    "terminal; -o OUT.svg picks the name)\n", c.out);
     }
     sp_free(&sp);
     return rc;

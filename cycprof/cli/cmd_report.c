@@ -5,6 +5,7 @@
 #include "cmdutil.h"
 #include "cost_rank.h"
 #include "report_common.h"
+#include "report_json.h"
 #include "stack_input.h"
 #include "stack_profile.h"
 
@@ -27,9 +28,11 @@ static const char *const usage =
     "                       as callgrind_annotate --inclusive=yes\n"
     "  --by=KIND            function (default), file, line, object, or stack:\n"
     "                       the heaviest exact call stacks, read from the\n"
-    "                       pprof file FILE.pb.gz written next to FILE\n"
-    "  --threshold=PCT      hide rows below PCT%% of the total (default 0.1)\n"
+    "                       pprof file FILE.pb.gz written next to FILE;\n"
+    "                       files and lines are keyed by (object, file)\n"
+    "  --threshold=PCT      hide rows below PCT% of the total (default 0.1)\n"
     "  --show-percs[=yes|no] show percentages of the total (default yes)\n"
+    "  --format=text|json   json: one JSON document (docs/cli/json.md)\n"
     "  -h, --help           show this help\n";
 
 typedef struct opts {
@@ -40,6 +43,7 @@ typedef struct opts {
     rank_by_t by;
     double threshold;
     int percs;
+    int json;
     char **files;
     int nfiles;
 } opts_t;
@@ -84,6 +88,9 @@ static int parse(int argc, char **argv, opts_t *o)
                        "'%s'", r < 0 ? "" : v);
                 return -1;
             }
+        } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
+            if ((o->json = rc_parse_format("report", r, v)) < 0)
+                return -1;
         } else if (strcmp(a, "--inclusive") == 0 ||
                    strcmp(a, "--inclusive=yes") == 0) {
             o->inclusive = 1;
@@ -192,12 +199,6 @@ static int report_functions(const opts_t *o)
     }
     snprintf(ranking, sizeof ranking, "%s cost by %s",
              o->inclusive ? "inclusive" : "self", rank_by_name(o->by));
-    print_header(o, p.cmd, o->files, o->nfiles, events, sort, ranking);
-    int all[CG_MAX_EVENTS];
-    for (size_t e = 0; e < p.nev; e++)
-        all[e] = (int)e;
-    rc_print_totals(stdout, &p, all, p.nev);
-    putchar('\n');
 
     /* Rows to show: the top N that reach the threshold on the first sort
      * event; rows without any cost are never shown. */
@@ -218,6 +219,19 @@ static int report_functions(const opts_t *o)
             continue;
         sel[shown++] = &r.rows[i];
     }
+    if (o->json) {
+        rj_report(stdout, &p, o->files, o->nfiles, o->by, o->inclusive, order,
+                  norder, sel, shown, nonzero - shown);
+        free(sel);
+        rc = 0;
+        goto out;
+    }
+    print_header(o, p.cmd, o->files, o->nfiles, events, sort, ranking);
+    int all[CG_MAX_EVENTS];
+    for (size_t e = 0; e < p.nev; e++)
+        all[e] = (int)e;
+    rc_print_totals(stdout, &p, all, p.nev);
+    putchar('\n');
 
     /* All events are shown, in file order, like callgrind_annotate; the
      * sort order only decides the ranking. */
@@ -242,11 +256,7 @@ static int report_functions(const opts_t *o)
             cell(buf, sizeof buf, row->cost[e], p.totals[e], o->percs);
             printf("%*s  ", (int)width[e], buf);
         }
-        fputs(row->label, stdout);
-        if (row->func)
-            printf(" %s", row->func);
-        if (row->object && *row->object)
-            printf(" [%s]", row->object);
+        rc_print_row_name(stdout, row);
         putchar('\n');
     }
     static const char *const plural[] = {"functions", "files", "lines",
@@ -269,6 +279,19 @@ static int report_stacks(const opts_t *o)
         if (si_load("report", o->files[i], &sp) < 0)
             goto out;
     sp_sort_by_count(&sp);
+    size_t shown = 0;
+    for (size_t i = 0; i < sp.n; i++) {
+        uint64_t v = sp.stacks[i].count;
+        if ((o->top && shown == o->top) || v == 0 ||
+            (double)v * 100.0 < o->threshold * (double)sp.total)
+            break;
+        shown++;
+    }
+    if (o->json) {
+        rj_report_stacks(stdout, &sp, o->files, o->nfiles, shown);
+        rc = 0;
+        goto out;
+    }
 
     /* The value is "type/unit", e.g. instructions/count: show the type. */
     char ev[128];
@@ -285,14 +308,6 @@ static int report_stacks(const opts_t *o)
     char num[32], buf[96];
     printf("Total %s...%s\n\n", title, cu_commify(sp.total, num));
 
-    size_t shown = 0;
-    for (size_t i = 0; i < sp.n; i++) {
-        uint64_t v = sp.stacks[i].count;
-        if ((o->top && shown == o->top) || v == 0 ||
-            (double)v * 100.0 < o->threshold * (double)sp.total)
-            break;
-        shown++;
-    }
     size_t width = strlen(ev);
     for (size_t i = 0; i < shown; i++) {
         cell(buf, sizeof buf, sp.stacks[i].count, sp.total, o->percs);

@@ -48,7 +48,6 @@ static uint64_t *row_cost(builder_t *b, uint32_t a, uint32_t c, uint32_t d)
 static char *label_for(const cg_profile_t *p, rank_by_t by, const tuple_t *k)
 {
     const char *const *s = (const char *const *)p->names.str;
-    char buf[32];
     size_t n;
     char *l;
     switch (by) {
@@ -58,17 +57,26 @@ static char *label_for(const cg_profile_t *p, rank_by_t by, const tuple_t *k)
         snprintf(l, n, "%s:%s", s[k->k[0]], s[k->k[1]]);
         return l;
     case BY_LINE:
-        snprintf(buf, sizeof buf, "%u", k->k[1]);
-        n = strlen(s[k->k[0]]) + strlen(buf) + 2;
+        n = strlen(s[k->k[1]]) + 16;
         l = cu_malloc(n);
-        snprintf(l, n, "%s:%s", s[k->k[0]], buf);
+        snprintf(l, n, "%s:%u", s[k->k[1]], k->k[2]);
         return l;
     case BY_FILE:
+        return cu_strdup(s[k->k[1]]);
     case BY_OBJECT:
         return cu_strdup(s[k->k[0]]);
     }
     return cu_strdup("?");
 }
+
+/* Per row extras kept while building: the object shown (function rows:
+ * the first one seen) and, for lines, the costliest function. */
+typedef struct row_extra {
+    uint32_t ob;
+    uint32_t best_fn;
+    uint64_t best_cost;
+    uint32_t nfuncs;
+} row_extra_t;
 
 void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
                 rank_t *out)
@@ -80,11 +88,10 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
     const char *const *s = (const char *const *)p->names.str;
     size_t nev = p->nev;
 
-    /* Per row key: (a, c, d). function: (file, fn, -), file: (file, -, -),
-     * line: (file, line, fn), object: (object, -, -). The object shown for
-     * a row is kept in obj[] (first one seen). */
-    uint32_t *obj = NULL;
-    size_t objcap = 0;
+    /* Per row key: (a, c, d). function: (file, fn, -); file: (object,
+     * file, -); line: (object, file, line); object: (object, -, -). */
+    row_extra_t *ex = NULL;
+    size_t excap = 0;
     int overflow = 0;
 
     if (by == BY_FUNCTION) {
@@ -107,25 +114,35 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
             uint64_t *c = row_cost(&b, k->k[0], k->k[1], 0);
             for (size_t e = 0; e < nev; e++)
                 overflow |= cu_add_u64(&c[e], src[e]);
-            cu_grow(&obj, &objcap, b.keys.n, sizeof *obj);
-            obj[b.keys.n - 1] = p->fn_ob[i];
+            cu_grow(&ex, &excap, b.keys.n, sizeof *ex);
+            ex[b.keys.n - 1] = (row_extra_t){p->fn_ob[i], CG_NONE, 0, 0};
         }
     } else {
         for (size_t i = 0; i < p->lines.n; i++) {
             const tuple_t *k = &p->lines.key[i]; /* ob, fl, fn, line */
+            const uint64_t *lc = p->line_cost + i * nev;
+            size_t before = b.keys.n, row;
             uint64_t *c;
-            size_t before = b.keys.n;
             if (by == BY_FILE)
-                c = row_cost(&b, k->k[1], 0, 0);
+                c = row_cost(&b, k->k[0], k->k[1], 0);
             else if (by == BY_OBJECT)
                 c = row_cost(&b, k->k[0], 0, 0);
             else
-                c = row_cost(&b, k->k[1], k->k[3], k->k[2]);
+                c = row_cost(&b, k->k[0], k->k[1], k->k[3]);
             for (size_t e = 0; e < nev; e++)
-                overflow |= cu_add_u64(&c[e], p->line_cost[i * nev + e]);
+                overflow |= cu_add_u64(&c[e], lc[e]);
+            row = (size_t)(c - b.cost) / nev;
             if (b.keys.n > before) {
-                cu_grow(&obj, &objcap, b.keys.n, sizeof *obj);
-                obj[b.keys.n - 1] = k->k[0];
+                cu_grow(&ex, &excap, b.keys.n, sizeof *ex);
+                ex[row] = (row_extra_t){k->k[0], k->k[2], lc[0], 0};
+            }
+            /* Each (ob, fl, fn, line) tuple is one function's share. */
+            ex[row].nfuncs++;
+            if (lc[0] > ex[row].best_cost ||
+                (lc[0] == ex[row].best_cost &&
+                 strcmp(s[k->k[2]], s[ex[row].best_fn]) < 0)) {
+                ex[row].best_fn = k->k[2];
+                ex[row].best_cost = lc[0];
             }
         }
     }
@@ -138,12 +155,29 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
     out->rows = cu_calloc(out->n, sizeof *out->rows);
     for (size_t i = 0; i < out->n; i++) {
         rank_row_t *r = &out->rows[i];
-        r->label = label_for(p, by, &b.keys.key[i]);
+        const tuple_t *k = &b.keys.key[i];
+        r->label = label_for(p, by, k);
         r->cost = b.cost + i * nev;
-        r->func = by == BY_LINE ? s[b.keys.key[i].k[2]] : NULL;
-        r->object = (by != BY_OBJECT && obj[i] != CG_NONE) ? s[obj[i]] : "";
+        r->object = (by != BY_OBJECT && ex[i].ob != CG_NONE) ? s[ex[i].ob] : "";
+        switch (by) {
+        case BY_FUNCTION:
+            r->file = s[k->k[0]];
+            r->name = s[k->k[1]];
+            break;
+        case BY_FILE:
+            r->file = s[k->k[1]];
+            break;
+        case BY_LINE:
+            r->file = s[k->k[1]];
+            r->line = k->k[2];
+            r->func = s[ex[i].best_fn];
+            r->nfuncs = ex[i].nfuncs;
+            break;
+        case BY_OBJECT:
+            break;
+        }
     }
-    free(obj);
+    free(ex);
     tuplemap_free(&b.keys);
 }
 
@@ -163,9 +197,9 @@ static int cmp_rows(const void *a, const void *b)
     int c = strcmp(x->label, y->label);
     if (c)
         return c;
-    if (x->func && y->func)
-        return strcmp(x->func, y->func);
-    return 0;
+    if (x->func && y->func && (c = strcmp(x->func, y->func)) != 0)
+        return c;
+    return strcmp(x->object, y->object);
 }
 
 void rank_sort(rank_t *r, const int *order, size_t norder)

@@ -9,8 +9,13 @@ typedef enum { BY_FUNCTION, BY_FILE, BY_LINE, BY_OBJECT } rank_by_t;
 
 typedef struct rank_row {
     char *label;          /* "file:function", "file", "file:line", object */
-    const char *func;     /* BY_LINE: the function of the line, else NULL */
+    const char *func;     /* BY_LINE: the costliest function of the line
+                             (on the first event), else NULL */
     const char *object;   /* object name or "" */
+    const char *file;     /* source file ("???" if unknown); NULL for objects */
+    const char *name;     /* BY_FUNCTION: the function name, else NULL */
+    uint32_t line;        /* BY_LINE: the line number, else 0 */
+    uint32_t nfuncs;      /* BY_LINE: functions whose code is on the line */
     uint64_t *cost;       /* nev values */
 } rank_row_t;
 
@@ -26,7 +31,10 @@ typedef struct rank {
 int rank_by_parse(const char *s, rank_by_t *out);
 const char *rank_by_name(rank_by_t by);
 
-/* Build the rows. inclusive is only meaningful for BY_FUNCTION and follows
+/* Build the rows. Files and lines are keyed by (object, file): a file name
+ * found in two objects (a libc routine also built into ld.so, or unnamed
+ * code "???") gives one row per object. A line's row sums every function
+ * whose code is on it (inlined copies included). inclusive is only meaningful for BY_FUNCTION and follows
  * callgrind_annotate --inclusive=yes: a function that is called somewhere
  * costs the sum of the calls= costs it receives; one that is never called
  * (a root such as _start) costs its self cost plus the calls it makes.

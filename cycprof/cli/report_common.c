@@ -81,6 +81,28 @@ void rc_print_totals(FILE *out, const cg_profile_t *p, const int *order,
     }
 }
 
+int rc_parse_format(const char *cmd, int r, const char *v)
+{
+    if (r > 0 && strcmp(v, "json") == 0)
+        return 1;
+    if (r > 0 && strcmp(v, "text") == 0)
+        return 0;
+    cu_err(cmd, "--format must be text or json, got '%s'", r < 0 ? "" : v);
+    return -1;
+}
+
+void rc_print_row_name(FILE *out, const rank_row_t *row)
+{
+    fputs(row->label, out);
+    if (row->func)
+        fprintf(out, " %s", row->func);
+    if (row->nfuncs > 1)
+        fprintf(out, " (and %u more function%s)", row->nfuncs - 1,
+                row->nfuncs > 2 ? "s" : "");
+    if (row->object && *row->object)
+        fprintf(out, " [%s]", row->object);
+}
+
 void rc_rule(FILE *out)
 {
     fputs("--------------------------------------------------------------------------------\n",

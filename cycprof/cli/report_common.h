@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "callgrind_reader.h"
+#include "cost_rank.h"
 
 /* Read files[0..n) into p (merged by name). On failure prints one line
  * "cycprof CMD: ..." and returns -1. */
@@ -19,6 +20,14 @@ int rc_sort_order(const char *cmd, const cg_profile_t *p, const char *spec,
 /* "Total Instructions...529,060" lines, one per event in order. */
 void rc_print_totals(FILE *out, const cg_profile_t *p, const int *order,
                      size_t norder);
+
+/* The value of --format (r and v as cu_opt_value gives them): 1 for
+ * json, 0 for text; -1 after a one-line error. */
+int rc_parse_format(const char *cmd, int r, const char *v);
+
+/* A row's name as the tables show it: "label [function] [(and N more
+ * functions)] [object]". */
+void rc_print_row_name(FILE *out, const rank_row_t *row);
 
 /* 80 dashes, the separator cg_annotate uses. */
 void rc_rule(FILE *out);

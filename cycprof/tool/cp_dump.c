@@ -203,29 +203,30 @@ static Bool pprof_writer_succeeded(Int writer, const Destination* pb)
    return status == 0;
 }
 
-static void publish(const Destination* d, const HChar* what)
+static Bool publish(const Destination* d, const HChar* what)
 {
    Int err;
-   if (d->target.in_place) return;
+   if (d->target.in_place) return True;
    err = cp_sys_rename(d->staged, d->target.path);
    if (err) {
       VG_(umsg)("cycprof: %s %s: %s\n", what, d->target.path,
                 cp_sys_strerror(err));
       VG_(unlink)(d->staged);
    }
+   return err == 0;
 }
 
 /* Both files are renamed into place under one lock on the directory, so
  * that processes given the same output names leave the callgrind file and
  * the pprof profile of one and the same process. */
-static void publish_both(const Destination* cg, Bool cg_ok,
-                         const Destination* pb, Bool pb_ok)
+static void publish_both(const Destination* cg, Bool* cg_ok,
+                         const Destination* pb, Bool* pb_ok)
 {
-   const Destination* first = cg_ok ? cg : pb;
+   const Destination* first = *cg_ok ? cg : pb;
    HChar* dir = VG_(strdup)("cp.dump.dir", VG_(dirname)(first->target.path));
    Int lock = cp_sys_lock_dir(dir);
-   if (cg_ok) publish(cg, "cannot write");
-   if (pb_ok) publish(pb, "no pprof profile");
+   if (*cg_ok) *cg_ok = publish(cg, "cannot write");
+   if (*pb_ok) *pb_ok = publish(pb, "no pprof profile");
    cp_sys_unlock_dir(lock);
    VG_(free)(dir);
 }
@@ -261,11 +262,14 @@ void cp_dump_all(void)
                    cp_outfile_error());
    }
    if (writer > 0) pb_ok = pprof_writer_succeeded(writer, &pb);
-   if (cg_ok || pb_ok) publish_both(&cg, cg_ok, &pb, pb_ok);
-   if (cg.staged) free_destination(&cg);
-   if (have_pb) free_destination(&pb);
+   if (cg_ok || pb_ok) publish_both(&cg, &cg_ok, &pb, &pb_ok);
 
    VG_(umsg)("I   refs:      %s\n", cp_thousands(total));
+   /* Where the answer is: one line per file actually written. */
+   if (cg_ok) VG_(umsg)("cycprof: wrote %s\n", cg.target.path);
+   if (pb_ok) VG_(umsg)("cycprof: wrote %s\n", pb.target.path);
+   if (cg.staged) free_destination(&cg);
+   if (have_pb) free_destination(&pb);
    if (VG_(clo_stats))
       VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of records, "
                 "deepest stack %u\n", cp_context_count(), cp_sbinfo_count(),

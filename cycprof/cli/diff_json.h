@@ -1,0 +1,28 @@
+/* `cycprof diff --format=json`: the comparison and the gate's verdict as
+ * one JSON document (schema: docs/cli/json.md). */
+#ifndef CYCPROF_DIFF_JSON_H
+#define CYCPROF_DIFF_JSON_H
+
+#include <stdio.h>
+
+#include "diff_match.h"
+
+typedef struct diff_result {
+    const char *files[2], *cmds[2];
+    const char *event;
+    rank_by_t by;
+    int inclusive;
+    uint64_t total[2];
+    const change_t *ch;      /* every change, largest first */
+    size_t nch, shown;       /* shown: the first rows listed (and gated) */
+    int gate_on;             /* --fail-above given */
+    double fail_above;
+    uint64_t min_change;
+    int total_tripped;
+    const unsigned char *tripped; /* per shown row */
+    size_t ntripped;         /* rows plus the total */
+} diff_result_t;
+
+void dj_write(FILE *out, const diff_result_t *d);
+
+#endif

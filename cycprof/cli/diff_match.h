@@ -1,0 +1,43 @@
+/* Pairs the rows of two profiles for `cycprof diff`, and the gate that
+ * decides whether a change is a regression.
+ *
+ * Rows are matched by what survives a rebuild: named functions by
+ * "file:function"; files and lines by source position and the file name of
+ * their object (not its directory: two build trees still match); code
+ * without a symbol (named "0x<address>", which moves whenever anything
+ * before it changes size) by its object and its rank among that object's
+ * unnamed functions in address order. */
+#ifndef CYCPROF_DIFF_MATCH_H
+#define CYCPROF_DIFF_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cost_rank.h"
+
+typedef struct change {
+    const rank_row_t *base_row, *new_row;  /* NULL where the row is absent */
+    const rank_row_t *row;                 /* new_row, else base_row */
+    uint64_t base, new;
+} change_t;
+
+/* The changed rows (base != new) of two rank tables built with the same
+ * --by, comparing event ev[0] of BASE with ev[1] of NEW, largest change
+ * first (ties by name). Returns the number; *out is malloc'ed. */
+size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
+                  const int ev[2], change_t **out);
+
+int64_t dm_delta(uint64_t base, uint64_t new);
+uint64_t dm_magnitude(uint64_t base, uint64_t new);
+
+/* Growth in percent of base; +inf for something new. */
+double dm_growth(uint64_t base, uint64_t new);
+
+/* Does this change trip --fail-above=PCT with the --min-change floor? A
+ * change smaller than min_change instructions never trips, however large
+ * its percentage (a 3-instruction function that is "new" is not a
+ * regression). */
+int dm_trips(uint64_t base, uint64_t new, double fail_above,
+             uint64_t min_change);
+
+#endif

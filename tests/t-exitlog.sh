@@ -1,0 +1,29 @@
+# F. The Valgrind log names the files written (docs/options.md, "Output at exit").
+# shellcheck shell=bash
+
+# Lines after 'I   refs:' in a log, without the '==pid== ' prefix.
+_after_refs() { sed -n '/I   refs:/,$p' "$1" | sed 1d | sed 's/^==[0-9]*== //' | grep -v '^$'; }
+
+t_exit_log_names_files() {
+    need_tool
+    need_prog fib
+    cycprof "$PWD/p.out" "$PWD/a.log" -- "$BIN/fib" 10 >/dev/null 2>&1 ||
+        fail "valgrind --tool=cycprof exited $?"
+    [ -s p.out ] && [ -s p.out.pb.gz ] || fail "the run did not write p.out and p.out.pb.gz"
+    local want
+    want=$(printf 'cycprof: wrote %s\ncycprof: wrote %s' "$PWD/p.out" "$PWD/p.out.pb.gz")
+    [ "$(_after_refs a.log)" = "$want" ] ||
+        fail "after 'I   refs:' the log says '$(_after_refs a.log | tr '\n' '|')', want '$(echo "$want" | tr '\n' '|')'"
+
+    # The pprof file of the first run is still there, but this run cannot
+    # write one: the log must not claim it.
+    vg --tool=cycprof --cycprof-helper=/nonexistent/cycprof --cycprof-out-file="$PWD/p.out" \
+        --log-file="$PWD/b.log" "$BIN/fib" 10 >/dev/null 2>&1
+    [ "$(_after_refs b.log)" = "cycprof: wrote $PWD/p.out" ] ||
+        fail "with no helper, the log says '$(_after_refs b.log | tr '\n' '|')', want only the callgrind file"
+
+    cycprof "$PWD/q.out" "$PWD/c.log" --pprof=no -- "$BIN/fib" 10 >/dev/null 2>&1
+    [ "$(_after_refs c.log)" = "cycprof: wrote $PWD/q.out" ] ||
+        fail "with --pprof=no, the log says '$(_after_refs c.log | tr '\n' '|')'"
+}
+register exit-log-names-files t_exit_log_names_files
