@@ -97,7 +97,10 @@ t_convert() {
 }
 
 t_header() {
-    pp -raw "$T/basic.pb.gz" >"$T/raw" || { fail header "go tool pprof -raw failed: $(tail -1 "$T/pprof.err")"; return; }
+    # Newer pprof (Go 1.2x) prints locations as 'file:LINE:COLUMN s=START(system name)'
+    # with '()' for no system name; bring them to the older 'file:LINE s=START' form.
+    pp -raw "$T/basic.pb.gz" >"$T/raw.orig" || { fail header "go tool pprof -raw failed: $(tail -1 "$T/pprof.err")"; return; }
+    sed -E -e 's/:([0-9]+):[0-9]+ s=([0-9]+)/:\1 s=\2/' -e 's/ s=([0-9]+)\(\)$/ s=\1/' "$T/raw.orig" >"$T/raw"
     local want
     for want in 'PeriodType: instructions count' 'Period: 1' 'Duration: 5ms' \
                 'Comment: ./app --flag x' 'instructions/count[dflt]'; do
