@@ -5,7 +5,11 @@ TESTS_DIR=${TESTS_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
 REPO_DIR=$(cd "$TESTS_DIR/.." && pwd)
 : "${CYCPROF_BUILD:=$REPO_DIR/build}"
 VGLIB=$CYCPROF_BUILD/vg-lib
-TOOL_BIN=$VGLIB/cycprof-amd64-linux
+case $(uname -m) in
+    aarch64) TOOL_PLATFORM=arm64-linux ;;
+    *) TOOL_PLATFORM=amd64-linux ;;
+esac
+TOOL_BIN=$VGLIB/cycprof-$TOOL_PLATFORM
 # The userland helper: vg-lib/cycprof (overlay), else the build tree's binary.
 HELPER_BIN=$VGLIB/cycprof
 for _h in "$VGLIB/cycprof" "$CYCPROF_BUILD/cycprof/cli/cycprof" "$CYCPROF_BUILD/cycprof"; do

@@ -5,6 +5,8 @@
 # Programs profiled for these checks: "label|prog args" ('python' uses PY_ENV).
 CG_PROGS=("split|split" "cxxexc|cxxexc 100" "signal|signal 100"
     "recurse|recurse 10" "gzip|/bin/gzip -6 -c TEXT" "python|/usr/bin/python3 -S -s PYSCRIPT")
+# CYCPROF_TESTS_QUICK=1 (scripts/check-arch, under qemu): the C programs only.
+[ -n "${CYCPROF_TESTS_QUICK:-}" ] && CG_PROGS=("${CG_PROGS[@]:0:4}")
 
 # cg_prog LABEL|SPEC -> sets PROG (array) and RUN_ENV
 cg_prog() {
