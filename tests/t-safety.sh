@@ -229,7 +229,7 @@ _, samples = cyc.pprof_raw(sys.argv[2])
 C.eq("round %s: pprof total = callgrind summary" % sys.argv[3], r.summary, [sum(s.value for s in samples)])
 C.done()
 PY
-        expect_no_leftovers x.out x.out.pb.gz forkn ./*.log.*
+        expect_no_leftovers x.out x.out.pb.gz forkn *.log.*
         rm -f ./*.log.*
     done
 }
