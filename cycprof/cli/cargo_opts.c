@@ -116,6 +116,10 @@ int cargo_opts_parse(int argc, char **argv, int first, cargo_opts_t *o)
             o->report = 0;
             continue;
         } else if (strncmp(a, "--vg-opt=", 9) == 0) {
+            /* Anything else would be taken by valgrind as the program. */
+            if (a[9] != '-')
+                return bad_value("--vg-opt", "a valgrind option starting "
+                                 "with '-'", a + 9);
             o->vgopt[o->nvg++] = argv[i] + 9;
             continue;
         } else if ((r = cu_opt_value(argc, argv, &i, "--top", "-n", &v))) {

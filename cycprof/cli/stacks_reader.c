@@ -226,6 +226,11 @@ static char *next_line(struct stacks_reader *r, size_t *len)
         errorf(r, "NUL byte in line (not a text stacks dump?)");
         return NULL;
     }
+    if (*len > 0 && l[*len - 1] == '\r') {
+        errorf(r, "line ends with CR LF: a stacks dump has LF line ends "
+               "(was it converted to DOS line ends?)");
+        return NULL;
+    }
     return l;
 }
 
