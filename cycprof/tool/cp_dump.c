@@ -10,6 +10,9 @@
 #include "pub_tool_xarray.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
+#include "cp_collect.h"
+#include "cp_parts.h"
+#include "cp_regions.h"
 #include "cp_instrument.h"
 #include "cp_context.h"
 #include "cp_costs.h"
@@ -18,6 +21,7 @@
 #include "cp_options.h"
 #include "cp_stats.h"
 #include "cp_outfile.h"
+#include "cp_srcpos.h"
 #include "cp_write_callgrind.h"
 #include "cp_write_stacks.h"
 
@@ -105,20 +109,51 @@ static Int start_pprof_writer(ULong total, const HChar* cmd)
    return 0;
 }
 
-void cp_dump_all(void)
+/* A dump's ".N" goes before the pprof name's ".pb.gz". */
+static HChar* with_suffix(const HChar* path, const HChar* suffix)
+{
+   SizeT n = VG_(strlen)(path), k = VG_(strlen)(suffix);
+   HChar* s = VG_(malloc)("cp.dump.name", n + k + 1);
+   SizeT at = n >= 6 && VG_(strcmp)(path + n - 6, ".pb.gz") == 0 ? n - 6 : n;
+   VG_(memcpy)(s, path, at);
+   VG_(memcpy)(s + at, suffix, k);
+   VG_(strcpy)(s + at + k, path + at);
+   return s;
+}
+
+ULong cp_dump_files(const HChar* suffix)
 {
    ULong total;
    ULong* incl = inclusive_costs(&total);
    HChar* cmd = command_line();
+   HChar* cg_path = with_suffix(callgrind_path, suffix);
+   HChar* pb_path = with_suffix(pprof_path, suffix);
+   HChar* keep_pb = pprof_path;
    Int writer, status;
 
    cp_objects_collect();
+   cp_srcpos_forget();
+   pprof_path = pb_path;
    writer = cp_opts.pprof ? start_pprof_writer(total, cmd) : 0;
-   if (!cp_write_callgrind(callgrind_path, incl, total, cmd))
-      VG_(umsg)("cycprof: cannot write %s\n", callgrind_path);
+   pprof_path = keep_pb;
+   if (!cp_write_callgrind(cg_path, incl, total, cmd))
+      VG_(umsg)("cycprof: cannot write %s\n", cg_path);
    if (writer > 0) VG_(waitpid)(writer, &status, 0);
+   VG_(free)(cg_path);
+   VG_(free)(pb_path);
+   VG_(free)(cmd);
+   VG_(free)(incl);
+   return total;
+}
 
-   VG_(umsg)("I   refs:      %s\n", cp_thousands(total));
+void cp_dump_all(void)
+{
+   ULong total;
+   cp_parts_final();
+   total = cp_dump_files("");
+   cp_regions_fini(cp_running_on ? cp_running_total() : 0);
+   VG_(umsg)("I   refs:      %s\n",
+             cp_thousands(total + cp_parts_dumped_total()));
    if (VG_(clo_stats))
       VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of records, "
                 "deepest stack %u\n", cp_context_count(), cp_sbinfo_count(),
@@ -137,6 +172,4 @@ void cp_dump_all(void)
                 "%llu probes, %llu edges\n", cp_stats.cost_center_lookups,
                 cp_stats.cost_centers, cp_stats.probes, cp_stats.edges);
    }
-   VG_(free)(cmd);
-   VG_(free)(incl);
 }

@@ -16,6 +16,7 @@
 #include "libvex_guest_offsets.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
+#include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_functions.h"
@@ -132,6 +133,19 @@ static void count_exit(IRSB* out, IRExpr* counters, UInt group,
    addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot, sum));
 }
 
+/* With the running count on (cp_collect.h): *slot += the instructions
+ * before this exit group, if taken. */
+static void count_running(IRSB* out, IRExpr* slot, UInt n, IRExpr* taken)
+{
+   IRExpr* old = new_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+   IRExpr* inc = taken
+      ? new_tmp(out, Ity_I64, IRExpr_ITE(taken, IRExpr_Const(IRConst_U64(n)),
+                                         IRExpr_Const(IRConst_U64(0))))
+      : IRExpr_Const(IRConst_U64(n));
+   IRExpr* sum = new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, inc));
+   addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot, sum));
+}
+
 /* Remembered for the tail-call case of cp_on_function_entry. */
 static void note_jump_site(IRSB* out, Addr site, IRExpr* taken)
 {
@@ -209,6 +223,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    SBInfo* sb;
    IRSB* out;
    IRExpr* counters = NULL;
+   IRExpr* running = NULL;
    UInt i, n_instrs = 0, group = 0, last_group_instrs = ~0u;
    Bool final_group_counted = False;
    Addr current_instr = 0;
@@ -216,14 +231,17 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
 
    if (gWordTy != hWordTy || gWordTy != Ity_I64)
       VG_(tool_panic)("cycprof: only amd64 guests on amd64 hosts");
+   if (!cp_instr_on) return in;
    sb = describe_superblock(in);
    if (!sb) return in;
 
    out = deepCopyIRSBExceptStmts(in);
    for (i = 0; i < (UInt)in->stmts_used; i++) {
       IRStmt* st = in->stmts[i];
-      if (!counters && st->tag == Ist_IMark)
+      if (!counters && st->tag == Ist_IMark) {
          counters = add_prologue(out, sb);
+         if (cp_running_on) running = load64(out, &cp_running_slot);
+      }
       if (st->tag == Ist_IMark) {
          current_instr = (Addr)st->Ist.IMark.addr;
          n_instrs++;
@@ -235,10 +253,15 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
          /* Whoever gets here leaves through the last group, whichever
           * of its exits: count once, unconditionally. */
          if (n_instrs == sb->n_instrs) {
-            if (!final_group_counted) count_exit(out, counters, group, NULL);
+            if (!final_group_counted) {
+               count_exit(out, counters, group, NULL);
+               if (running) count_running(out, running, n_instrs, NULL);
+            }
             final_group_counted = True;
          } else {
             count_exit(out, counters, group, st->Ist.Exit.guard);
+            if (running)
+               count_running(out, running, n_instrs, st->Ist.Exit.guard);
          }
          if (st->Ist.Exit.jk == Ijk_Boring
              && may_enter_function(exit_target(st)))
@@ -247,13 +270,19 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       addStmtToIRSB(out, st);
    }
 
-   if (!final_group_counted)
+   if (!final_group_counted) {
       count_exit(out, counters, sb->n_exits - 1, NULL);
+      if (running) count_running(out, running, n_instrs, NULL);
+   }
    if (in->jumpkind == Ijk_Boring && may_enter_function(in->next))
       note_jump_site(out, current_instr, NULL);
    if (in->jumpkind == Ijk_Ret
        || (in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const))
       check_sp_rise(out);
+   if (in->jumpkind == Ijk_ClientReq)
+      addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+                                      mkIRExpr_HWord((HWord)&cp_request_sb),
+                                      mkIRExpr_HWord((HWord)sb)));
    if (in->jumpkind == Ijk_Call) {
       CallSiteCache* site = cp_arena_alloc(sizeof(CallSiteCache));
       IRExpr* sp = new_tmp(out, Ity_I64,

@@ -94,6 +94,8 @@ typedef struct Context {
    UInt        id;         /* dense, creation order: parents first */
    UInt        tid;
    CtxKind     kind;
+   UChar       toggled;    /* --toggle-collect frames on its chain, mod 2 */
+   UInt        region;     /* open region set (cp_regions.h), 0: none */
    CostCenter* ccs;        /* [ccs_capacity], a power of two, or NULL:
                             * superblocks run here that fn does not own */
    UInt        n_ccs;

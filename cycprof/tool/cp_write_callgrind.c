@@ -9,6 +9,7 @@
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_outfile.h"
+#include "cp_parts.h"
 #include "cp_write_callgrind.h"
 
 #ifndef CYCPROF_VERSION
@@ -95,12 +96,14 @@ static void write_header(OutFile* out, ULong total, const HChar* cmd)
       "creator: cycprof-" CYCPROF_VERSION "\n"
       "pid: %d\n"
       "cmd: %s\n"
-      "part: 1\n"
+      "part: %u\n"
+      "desc: Trigger: %s\n"
       "positions: %s\n"
       "event: Ir : Instructions (exact)\n"
       "events: Ir\n"
       "summary: %llu\n",
-      VG_(getpid)(), shown, cp_opts.dump_instr ? "instr line" : "line",
+      VG_(getpid)(), shown, cp_parts_number(), cp_parts_trigger(),
+      cp_opts.dump_instr ? "instr line" : "line",
       total);
 }
 
