@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "cmdutil.h"
 #include "cost_rank.h"
+#include "region_table.h"
 #include "report_common.h"
 
 #include <math.h>
@@ -30,9 +31,10 @@ static const char *const usage =
     "  --by=KIND            function (default), file, line or object\n"
     "  --threshold=PCT      hide changes smaller than PCT%% of the base total\n"
     "                       (default 0: every change is shown)\n"
-    "  --fail-above=PCT     exit with status 3 if the total or any listed\n"
-    "                       row grew by more than PCT%% (a row that is new\n"
-    "                       in NEW counts as infinite growth)\n"
+    "  --fail-above=PCT     exit with status 3 if the total, any listed\n"
+    "                       row or any named region grew by more than PCT%%\n"
+    "                       (a row that is new in NEW counts as infinite\n"
+    "                       growth)\n"
     "  -h, --help           show this help\n"
     "\n"
     "exit status: 0 ok, 1 unreadable input, 2 bad usage, 3 --fail-above hit\n";
@@ -304,8 +306,22 @@ int cmd_diff(int argc, char **argv)
             printf("\n(%zu more changes not shown; -n 0 shows all)\n",
                    nch - shown);
     }
+    region_table_t regions[2];
+    const char *region_worst = NULL;
+    size_t regions_grown;
+    if (region_table_load("diff", o.files[0], &regions[0]) < 0)
+        goto out;
+    if (region_table_load("diff", o.files[1], &regions[1]) < 0) {
+        region_table_free(&regions[0]);
+        goto out;
+    }
+    regions_grown = region_table_diff(stdout, &regions[0], &regions[1],
+                                      o.have_fail ? o.fail_above : -1,
+                                      &region_worst);
     if (fflush(stdout) != 0) {
         cu_err("diff", "error writing the output");
+        region_table_free(&regions[0]);
+        region_table_free(&regions[1]);
         goto out;
     }
 
@@ -316,6 +332,7 @@ int cmd_diff(int argc, char **argv)
         const char *who = NULL;
         double gw = 0;
         size_t count = 0;
+        int by_region = 0;
         if (g > o.fail_above) {
             who = "the total";
             gw = g;
@@ -331,6 +348,23 @@ int cmd_diff(int argc, char **argv)
                 count++;
             }
         }
+        if (regions_grown) {
+            if (!who) {
+                for (size_t k = 0; k < regions[1].n; k++)
+                    if (strcmp(regions[1].rows[k].name, region_worst) == 0) {
+                        const region_row_t *nr = &regions[1].rows[k];
+                        uint64_t b = 0;
+                        for (size_t m = 0; m < regions[0].n; m++)
+                            if (strcmp(regions[0].rows[m].name,
+                                       nr->name) == 0)
+                                b = regions[0].rows[m].inclusive;
+                        gw = growth(b, nr->inclusive);
+                    }
+                who = region_worst;
+                by_region = 1;
+            }
+            count += regions_grown;
+        }
         if (count) {
             char gs[32];
             if (isinf(gw))
@@ -340,11 +374,18 @@ int cmd_diff(int argc, char **argv)
             char more[48] = "";
             if (count > 1)
                 snprintf(more, sizeof more, " and %zu more", count - 1);
-            cu_err("diff", "%s grew by more than --fail-above=%g%%: %s (%s)%s",
-                   evname, o.fail_above, who, gs, more);
+            if (by_region)
+                cu_err("diff", "%s grew by more than --fail-above=%g%%: "
+                       "region %s (%s)%s", evname, o.fail_above,
+                       region_worst, gs, more);
+            else
+                cu_err("diff", "%s grew by more than --fail-above=%g%%: "
+                       "%s (%s)%s", evname, o.fail_above, who, gs, more);
             rc = EXIT_GREW;
         }
     }
+    region_table_free(&regions[0]);
+    region_table_free(&regions[1]);
 out:
     free(ch);
     for (int k = 0; k < 2; k++) {

@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "cmdutil.h"
 #include "cost_rank.h"
+#include "region_table.h"
 #include "report_common.h"
 #include "stack_input.h"
 #include "stack_profile.h"
@@ -28,6 +29,8 @@ static const char *const usage =
     "  --by=KIND            function (default), file, line, object, or stack:\n"
     "                       the heaviest exact call stacks, read from the\n"
     "                       pprof file FILE.pb.gz written next to FILE\n"
+    "  --regions            print the named regions' table instead\n"
+    "                       (CYCPROF_REGION_BEGIN/END, SP1's markers)\n"
     "  --threshold=PCT      hide rows below PCT%% of the total (default 0.1)\n"
     "  --show-percs[=yes|no] show percentages of the total (default yes)\n"
     "  -h, --help           show this help\n";
@@ -37,6 +40,7 @@ typedef struct opts {
     const char *sort;
     int inclusive;
     int by_stack;
+    int regions;
     rank_by_t by;
     double threshold;
     int percs;
@@ -89,6 +93,8 @@ static int parse(int argc, char **argv, opts_t *o)
             o->inclusive = 1;
         } else if (strcmp(a, "--inclusive=no") == 0) {
             o->inclusive = 0;
+        } else if (strcmp(a, "--regions") == 0) {
+            o->regions = 1;
         } else if (strcmp(a, "--show-percs") == 0 ||
                    strcmp(a, "--show-percs=yes") == 0) {
             o->percs = 1;
@@ -252,6 +258,20 @@ out:
     return rc;
 }
 
+static int report_regions(const opts_t *o)
+{
+    for (int i = 0; i < o->nfiles; i++) {
+        region_table_t t;
+        if (region_table_load("report", o->files[i], &t) < 0)
+            return 1;
+        if (o->nfiles > 1)
+            printf("%s%s:\n", i ? "\n" : "", o->files[i]);
+        region_table_print(stdout, &t);
+        region_table_free(&t);
+    }
+    return 0;
+}
+
 static int report_stacks(const opts_t *o)
 {
     stack_profile_t sp;
@@ -326,7 +346,9 @@ int cmd_report(int argc, char **argv)
         }
         o.files[o.nfiles++] = def;
     }
-    rc = o.by_stack ? report_stacks(&o) : report_functions(&o);
+    rc = o.regions    ? report_regions(&o)
+         : o.by_stack ? report_stacks(&o)
+                      : report_functions(&o);
     free(def);
     free(o.files);
     if (fflush(stdout) != 0) {

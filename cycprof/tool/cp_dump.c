@@ -150,8 +150,9 @@ void cp_dump_all(void)
 {
    ULong total;
    cp_parts_final();
+   cp_regions_close_all();
    total = cp_dump_files("");
-   cp_regions_fini(cp_running_on ? cp_running_total() : 0);
+   cp_regions_print(cp_running_on ? cp_running_total() : 0);
    VG_(umsg)("I   refs:      %s\n",
              cp_thousands(total + cp_parts_dumped_total()));
    if (VG_(clo_stats))

@@ -300,9 +300,31 @@ static void print_table(ULong total)
    VG_(free)(rows);
 }
 
-void cp_regions_fini(ULong total)
+void cp_regions_close_all(void)
 {
-   if (!regions) return;
-   close_all_open();
-   print_table(total);
+   if (regions) close_all_open();
+}
+
+void cp_regions_print(ULong total)
+{
+   if (regions) print_table(total);
+}
+
+/* Comment lines, which callgrind readers skip; 'cycprof report --regions'
+ * reads them (docs/regions.md). */
+void cp_regions_write_callgrind(OutFile* out)
+{
+   RegionRow* rows;
+   UInt n = cp_regions_rows(True, &rows), i;
+   for (i = 0; i < n; i++) {
+      HChar name[MAX_NAME];
+      UInt k;
+      VG_(strncpy)(name, rows[i].name, sizeof name - 1);
+      name[sizeof name - 1] = 0;
+      for (k = 0; name[k]; k++)
+         if (name[k] == '\t' || name[k] == '\n') name[k] = ' ';
+      cp_outfile_printf(out, "# cycprof-region\t%llu\t%llu\t%llu\t%s\n",
+                        rows[i].calls, rows[i].inclusive, rows[i].self, name);
+   }
+   VG_(free)(rows);
 }

@@ -33,7 +33,11 @@ typedef struct {
 } RegionRow;
 UInt  cp_regions_rows(Bool since_dump, RegionRow** rows); /* sorted, VG_(free) */
 void  cp_regions_zero_part(void);
-/* Closes what is still open (with a warning), prints the table. */
-void  cp_regions_fini(ULong total);
+/* At exit: closes what is still open (with a warning); prints the table. */
+void  cp_regions_close_all(void);
+void  cp_regions_print(ULong total);
+/* The rows since the last dump, as '# cycprof-region' comment lines. */
+struct OutFile;
+void  cp_regions_write_callgrind(struct OutFile* out);
 
 #endif

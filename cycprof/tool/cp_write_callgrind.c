@@ -10,6 +10,7 @@
 #include "cp_options.h"
 #include "cp_outfile.h"
 #include "cp_parts.h"
+#include "cp_regions.h"
 #include "cp_write_callgrind.h"
 
 #ifndef CYCPROF_VERSION
@@ -173,7 +174,9 @@ Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
                                       cp_strtab_count(names) + 1, 1);
    write_header(out, total, cmd);
    write_body(out, &nm, &records);
-   cp_outfile_printf(out, "\ntotals: %llu\n", total);
+   cp_outfile_puts(out, "\n");
+   cp_regions_write_callgrind(out);
+   cp_outfile_printf(out, "totals: %llu\n", total);
    ok = cp_outfile_commit(out);
    print_top_functions(&records, names, total);
 
