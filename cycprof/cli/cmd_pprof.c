@@ -113,8 +113,12 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
                 oom = "out of memory";
                 break;
             }
-            wr = pw_sample(w, stack, n, rec.sample.count,
-                           (int64_t)rec.sample.thread);
+            const char *regions[64];
+            size_t nregions = sr_region_names(r, rec.sample.region, regions,
+                                              64);
+            wr = pw_sample_in_regions(w, stack, n, rec.sample.count,
+                                      (int64_t)rec.sample.thread, regions,
+                                      nregions);
             break;
         }
         case SR_END:

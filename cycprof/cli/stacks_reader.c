@@ -19,11 +19,16 @@
 #define MAX_FIELDS 8
 
 /* Where we are in the fixed record order of the format. */
-enum phase { PH_HEADER, PH_MAP, PH_FN, PH_LOC, PH_NODE, PH_SAMPLE, PH_END,
-             PH_DONE };
+enum phase { PH_HEADER, PH_MAP, PH_FN, PH_LOC, PH_REGION, PH_NODE,
+             PH_SAMPLE, PH_END, PH_DONE };
 
 struct node {
-    uint32_t parent, loc;
+    uint32_t parent, loc, region;
+};
+
+struct region {
+    uint64_t parent;
+    char *name;
 };
 
 struct stacks_reader {
@@ -47,6 +52,9 @@ struct stacks_reader {
 
     struct node *nodes;          /* nodes[id - 1] */
     size_t nnodes, nodes_cap;
+
+    struct region *regions;      /* regions[id - 1] */
+    size_t nregions, regions_cap;
 
     struct sr_line *lines;       /* reused for each loc record */
     size_t lines_cap;
@@ -227,7 +235,7 @@ static char *next_line(struct stacks_reader *r, size_t *len)
 }
 
 static const char *const phase_names[] = {
-    "header", "map", "fn", "loc", "node", "sample", "end", "end"
+    "header", "map", "fn", "loc", "region", "node", "sample", "end", "end"
 };
 
 /* Moves to phase `p` for a record of that kind, refusing to go back. */
@@ -235,7 +243,7 @@ static int enter(struct stacks_reader *r, enum phase p, const char *rec)
 {
     if (p < r->phase)
         return errorf(r, "'%s' record after '%s' records (order is header, "
-                      "map, fn, loc, node, sample, end)", rec,
+                      "map, fn, loc, region, node, sample, end)", rec,
                       phase_names[r->phase]);
     r->phase = p;
     return 0;
@@ -437,9 +445,46 @@ static int parse_loc(struct stacks_reader *r, char **f, int n,
     return 0;
 }
 
+/* region ID PARENT NAME: a set of open regions, NAME inside PARENT's. */
+static int parse_region(struct stacks_reader *r, char **f, int n)
+{
+    uint64_t id, parent;
+    if (want_fields(r, "region", n, 3, "id, parent id, name") != 0 ||
+        next_id(r, "region", f[1], r->nregions, &id) != 0 ||
+        ref(r, "region", "parent id", f[2], "region", r->nregions, 1,
+            &parent) != 0)
+        return -1;
+    if (!f[3][0])
+        return errorf(r, "region %" PRIu64 ": empty name", id);
+    if (id > UINT32_MAX)
+        return errorf(r, "region %" PRIu64 ": too many regions", id);
+    if (r->nregions == r->regions_cap) {
+        size_t cap = r->regions_cap ? r->regions_cap * 2 : 16;
+        struct region *rg = realloc(r->regions, cap * sizeof *rg);
+        if (!rg)
+            return errorf(r, "out of memory");
+        r->regions = rg;
+        r->regions_cap = cap;
+    }
+    r->regions[r->nregions].parent = parent;
+    r->regions[r->nregions].name = strdup(f[3]);
+    if (!r->regions[r->nregions].name)
+        return errorf(r, "out of memory");
+    r->nregions++;
+    return 0;
+}
+
 static int parse_node(struct stacks_reader *r, char **f, int n,
                       struct sr_record *rec)
 {
+    uint64_t region = 0;
+    /* A root node may name its region set in a 4th field. */
+    if (n == 5 && strcmp(f[2], "0") == 0) {
+        if (ref(r, "node", "region id", f[4], "region", r->nregions, 1,
+                &region) != 0)
+            return -1;
+        n = 4;
+    }
     if (want_fields(r, "node", n, 3, "id, parent id, callsite loc id") != 0 ||
         next_id(r, "node", f[1], r->nnodes, &rec->node.id) != 0 ||
         ref(r, "node", "parent id", f[2], "node", r->nnodes, 1,
@@ -468,6 +513,8 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
     }
     r->nodes[r->nnodes].parent = (uint32_t)rec->node.parent;
     r->nodes[r->nnodes].loc = (uint32_t)rec->node.loc;
+    r->nodes[r->nnodes].region = rec->node.parent
+        ? r->nodes[rec->node.parent - 1].region : (uint32_t)region;
     r->nnodes++;
     return 0;
 }
@@ -490,6 +537,8 @@ static int parse_sample(struct stacks_reader *r, char **f, int n,
         return errorf(r, "sample counts add up to more than 2^63-1");
     r->sum += (int64_t)count;
     rec->sample.count = (int64_t)count;
+    rec->sample.region = rec->sample.node
+        ? r->nodes[rec->sample.node - 1].region : 0;
     r->nsamples++;
     return 0;
 }
@@ -529,6 +578,11 @@ int sr_next(struct stacks_reader *r, struct sr_record *rec)
     const char *k = f[0];
     memset(rec, 0, sizeof *rec);
     int rc;
+    if (strcmp(k, "region") == 0) {    /* kept here: consumers ask by id */
+        if (enter(r, PH_REGION, k) != 0 || parse_region(r, f, n) != 0)
+            return -1;
+        return sr_next(r, rec);
+    }
     if (strcmp(k, "sample") == 0) {          /* the common case first */
         rec->kind = SR_SAMPLE;
         rc = enter(r, PH_SAMPLE, k) ? -1 : parse_sample(r, f, n, rec);
@@ -595,10 +649,23 @@ size_t sr_stack(const struct stacks_reader *r, uint64_t node,
     return n;
 }
 
+size_t sr_region_names(const struct stacks_reader *r, uint64_t region,
+                       const char **names, size_t max)
+{
+    size_t n = 0;
+    /* Parents come first, so ids decrease along the walk. */
+    for (; region && n < max; region = r->regions[region - 1].parent)
+        names[n++] = r->regions[region - 1].name;
+    return n;
+}
+
 void sr_close(struct stacks_reader *r)
 {
     if (!r)
         return;
+    for (size_t i = 0; i < r->nregions; i++)
+        free(r->regions[i].name);
+    free(r->regions);
     lr_free(r->lr);
     if (r->f)
         fclose(r->f);

@@ -65,6 +65,7 @@ static UInt region_index(const HChar* name)
 {
    Region r;
    Word i;
+   if (!name[0]) name = "(unnamed)";
    for (i = 0; i < VG_(sizeXA)(regions); i++)
       if (VG_(strcmp)(((Region*)VG_(indexXA)(regions, i))->name, name) == 0)
          return i;
