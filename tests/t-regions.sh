@@ -204,3 +204,66 @@ C.done()
 PY
 }
 register regions-fork t_regions_fork
+
+# Every pprof sample carries the regions it ran in: go tool pprof
+# -tagfocus=region=NAME shows exactly the region's calls.  Oracle:
+# callgrind's inclusive cost of those calls.
+t_regions_pprof_label() {
+    need_tool
+    region_prog regions
+    callgrind_file cg "$BIN/regions" 0 3>/dev/null
+    cycprof "$PWD/cp" "$PWD/cp.log" -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    [ -s cp.pb.gz ] || fail "no pprof profile cp.pb.gz"
+    pycheck cg "$PWD/cp.pb.gz" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+cg, pb = parse_callgrind(sys.argv[1]), sys.argv[2]
+def incl(caller, callee):
+    return sum(c[3] for c in cg.calls if c[0] == caller and c[1] == callee)
+def focused(name):
+    out, err = pprof(["-top", "-tagfocus=region=" + name], pb)
+    m = re.search(r"Total samples = (\d+)", out)
+    n = re.search(r"accounting for (\d+),", out)
+    return int(n.group(1)) if n else 0
+# inside "inner" run: the call instruction, work(), and END's own request
+# sequence (7 instructions: the profile counts it, the table does not)
+C.eq("samples labelled region=inner", incl("outer", "work") + 3 * (1 + 7), focused("inner"))
+C.eq("samples labelled region=b", incl("mismatched", "leaf") + 1 + 7, focused("b"))
+C.done()
+PY
+}
+register regions-pprof-label t_regions_pprof_label
+
+# 'cycprof report --regions' prints the table of the profile again;
+# 'cycprof diff --fail-above' gates a region that grew.
+t_regions_report_diff() {
+    need_tool
+    region_prog regions
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    "$HELPER_BIN" report --regions cp >report 2>&1 || fail "report --regions failed: $(head -n 2 report)"
+    pycheck cp.log report <<'PY' || true
+import re, sys
+from cyc import Checker
+from regions import region_table
+C = Checker()
+logged = region_table(sys.argv[1]) or {}
+printed = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"^(\S+)\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+[\d,]+\s+[\d.]+%$", line.rstrip())
+    if m:
+        printed[m.group(1)] = tuple(int(m.group(i).replace(",", "")) for i in (2, 3, 4))
+C.true(len(logged) == 5, "the log's table has %d regions, not 5" % len(logged))
+C.eq("report --regions vs the log's table", logged, printed)
+C.done()
+PY
+    # NEW: region inner 5% costlier
+    awk -F'\t' 'BEGIN{OFS="\t"} $1=="# cycprof-region" && $5=="inner" {$3=int($3*1.05)} {print}' \
+        cp >new
+    "$HELPER_BIN" diff --fail-above=10 cp new >d10 2>&1 || note "diff --fail-above=10 tripped: $(tail -n 1 d10)"
+    "$HELPER_BIN" diff --fail-above=1 cp new >d1 2>&1
+    [ $? = 3 ] || note "diff --fail-above=1 did not exit 3 for a region 5% costlier"
+    grep -q "region inner" d1 || note "diff does not name region inner: $(tail -n 2 d1)"
+    "$HELPER_BIN" diff --fail-above=0 cp cp >d0 2>&1 || note "diff of a file with itself failed"
+}
+register regions-report-diff t_regions_report_diff
