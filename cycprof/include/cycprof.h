@@ -34,8 +34,9 @@
 #define CYCPROF_REQ_REGION_BEGIN  (CYCPROF_REQ_BASE + 2)
 #define CYCPROF_REQ_REGION_END    (CYCPROF_REQ_BASE + 3)
 /* Request words: args[0] the request, args[1] a name (regions) or 0,
- * args[2] how many instructions the request sequence itself has (left
- * out of the counts; at most 64). */
+ * args[2] how many instructions the request sequence itself has (low
+ * byte; left out of the counts, at most 64) and the name's length above
+ * it (0: the name is NUL-terminated). */
 
 #ifndef CYCPROF_NUMBERS_ONLY
 #include <valgrind/valgrind.h>

@@ -46,10 +46,31 @@ static void client_string(Addr a, HChar* buf, SizeT size)
    buf[i] = 0;
 }
 
-static void exclude_own(ThreadId tid, UWord own)
+/* args[2]: the request's own instruction count in the low byte, and
+ * above it the name's length (0: NUL-terminated). */
+static void exclude_own(ThreadId tid, UWord word)
 {
+   UWord own = word & 0xff;
    if (own <= MAX_OWN_INSTRS)
       cp_running_exclude(cp_callstack_root(tid)->tid, own);
+}
+
+/* A name given by address and length (Rust's &str): copied like a
+ * NUL-terminated one, but never past its length. */
+static void client_name(Addr a, UWord word, HChar* buf, SizeT size)
+{
+   SizeT len = (word >> 8) & 0xffff;
+   if (len == 0) {
+      client_string(a, buf, size);
+      return;
+   }
+   if (len >= size) len = size - 1;
+   if (!VG_(am_is_valid_for_client)(a, len, VKI_PROT_READ)) {
+      VG_(strcpy)(buf, "(bad name)");
+      return;
+   }
+   VG_(memcpy)(buf, (const HChar*)a, len);
+   buf[len] = 0;
 }
 
 static Bool cycprof_request(ThreadId tid, UWord* args, UWord* ret)
@@ -69,7 +90,7 @@ static Bool cycprof_request(ThreadId tid, UWord* args, UWord* ret)
    case CYCPROF_REQ_REGION_END:
       cp_running_need();
       exclude_own(tid, args[2]);
-      client_string(args[1], name, sizeof name);
+      client_name(args[1], args[2], name, sizeof name);
       if (args[0] == CYCPROF_REQ_REGION_BEGIN)
          cp_region_begin(tid, name);
       else
