@@ -267,3 +267,81 @@ PY
     "$HELPER_BIN" diff --fail-above=0 cp cp >d0 2>&1 || note "diff of a file with itself failed"
 }
 register regions-report-diff t_regions_report_diff
+
+# SP1's cycle-tracker markers printed by a Rust program open and close
+# regions; the program's output is unchanged; --sp1-markers=no turns them
+# off.  Oracle: cachegrind's cost of the functions inside the markers (a
+# region also holds the end of one println! and the start of the next).
+t_regions_sp1_rust() {
+    need_tool
+    command -v rustc >/dev/null || fail "rustc not found (scripts/install-deps installs it)"
+    _locked prog-sp1 rustc -O -g -o "$BIN/sp1" "$TESTS_DIR/progs/sp1.rs" >"$W/cache/prog-sp1.log" 2>&1
+    [ -x "$BIN/sp1" ] || fail "cannot build sp1.rs: $(head -n 3 "$W/cache/prog-sp1.log")"
+    local cgo
+    cgo=$(cachegrind_out "$BIN/sp1") || fail "cachegrind failed"
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/sp1" >out 2>&1 </dev/null
+    cycprof "$PWD/off" "$PWD/off.log" --pprof=no --sp1-markers=no -- "$BIN/sp1" >out.off 2>&1 </dev/null
+    cmp -s out "${cgo%.cg.out}.cg.stdout" || note "the program's output differs from its output under cachegrind"
+    pycheck "$cgo" cp.log off.log <<'PY' || true
+import sys
+from cyc import *
+from regions import *
+C = Checker()
+fns, total = cg_functions(sys.argv[1])
+t = region_table(sys.argv[2]) or {}
+C.true(region_table(sys.argv[3]) is None, "--sp1-markers=no: still a region table")
+wa, wb = fns.get("sp1::work_a", 0), fns.get("sp1::work_b", 0)
+C.true(wa > 0 and wb > 0 and wa % 3 == 0, "cachegrind: work_a %d, work_b %d" % (wa, wb))
+PRINT = 5000   # generous bound for the println! machinery inside a region
+def within(name, low):
+    row = t.get(name)
+    C.true(row is not None and row[0] == 1 and low <= row[1] <= low + PRINT,
+           "region %s: %r, expected 1 call and %d..%d instructions" % (name, row, low, low + PRINT))
+within("inner", wb)
+within("verify", wa * 2 // 3)
+setup, inner = t.get("setup", (0, 0, 0)), t.get("inner", (0, 0, 0))
+C.true(setup[1] >= inner[1] + wa // 3, "region setup does not hold inner and work_a(1000)")
+C.eq("region setup self", setup[1] - inner[1], setup[2])
+C.done()
+PY
+}
+register regions-sp1-rust t_regions_sp1_rust
+
+# The crate, built by cargo as a path dependency of a small program:
+# count() around a call equals lackey's difference; guard and closure
+# regions nest.
+t_regions_rust_crate() {
+    need_tool
+    command -v cargo >/dev/null || fail "cargo not found (scripts/install-deps installs it)"
+    cp -r "$TESTS_DIR/progs/crate-user" user
+    sed -i "s|CYCPROF_CRATE|$REPO_DIR/cycprof/rust|" user/Cargo.toml
+    (cd user && CARGO_TARGET_DIR=$PWD/target cargo build --release --offline >../build.log 2>&1) ||
+        fail "cargo build failed: $(tail -n 3 build.log)"
+    local prog=$PWD/user/target/release/crate-user d c0 c1 l0 l1
+    for d in 0 1; do
+        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$prog" "$d" \
+            3>"count.$d" >"out.$d" 2>&1 </dev/null
+        [ "$(stat -c %s "count.$d")" = 8 ] || fail "crate-user $d wrote no count"
+    done
+    c0=$(od -An -tu8 count.0 | tr -d ' ')
+    c1=$(od -An -tu8 count.1 | tr -d ' ')
+    l0=$(lackey_total "$prog" 0) || fail "lackey failed"
+    l1=$(lackey_total "$prog" 1) || fail "lackey failed"
+    echo "counts: $c0 $c1; lackey: $l0 $l1"
+    [ $((c1 - c0)) = $((l1 - l0)) ] ||
+        note "count() difference $((c1 - c0)) != lackey difference $((l1 - l0))"
+    pycheck cp.1.log <<'PY' || true
+import sys
+from cyc import Checker
+from regions import region_table
+C = Checker()
+t = region_table(sys.argv[1]) or {}
+outer, inner = t.get("outer"), t.get("inner")
+C.true(outer and inner and outer[0] == 1 and inner[0] == 1, "regions outer/inner: %r" % t)
+if outer and inner:
+    C.true(inner[1] > 1000 and outer[1] >= inner[1], "inner %r inside outer %r" % (inner, outer))
+    C.eq("outer self", outer[1] - inner[1], outer[2])
+C.done()
+PY
+}
+register regions-rust-crate t_regions_rust_crate

@@ -24,6 +24,7 @@
 #include "cp_costs.h"
 #include "cp_functions.h"
 #include "cp_regions.h"
+#include "cp_sp1.h"
 
 Bool   cp_instr_on = True;
 UChar  cp_collect_base = 1;
@@ -61,6 +62,7 @@ Bool cp_collect_option(const HChar* arg)
          toggle_patterns = VG_(newXA)(VG_(malloc), "cp.collect.pat",
                                       VG_(free), sizeof(HChar*));
       VG_(addToXA)(toggle_patterns, &pattern);
+   } else if VG_BOOL_CLO(arg, "--sp1-markers", cp_sp1_markers) {
    } else {
       return False;
    }
@@ -208,9 +210,20 @@ ULong cp_running_total(void)
 
 ULong cp_running_thread(UInt serial)
 {
-   if (!cp_running_on) return 0;
-   bank();
-   return *thread_slot(serial) - thread_excluded[serial];
+   UInt id, n;
+   ULong sum = 0;
+   if (cp_running_on) {
+      bank();
+      return *thread_slot(serial) - thread_excluded[serial];
+   }
+   /* Not on (a region opened by an SP1 marker: translations cannot be
+    * discarded inside a system call): the same number from the counters. */
+   n = cp_context_count();
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_by_id(id);
+      if (c->tid == serial) sum += cp_context_self_total(c);
+   }
+   return sum;
 }
 
 /* --- instrumentation on and off ----------------------------------------- */

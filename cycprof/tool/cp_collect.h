@@ -63,7 +63,9 @@ void  cp_instr_set(ThreadId tid, Bool on, const HChar* why);
 void  cp_collect_thread_switch(ThreadId tid, ULong blocks_done);
 
 /* The running count, turned on when first needed (it discards all
- * translations once); per thread, by the thread's serial number. */
+ * translations once: only while a client request is handled); per
+ * thread, by the thread's serial number.  While it is off, the thread's
+ * count is summed from the counters (slow, but exact). */
 void  cp_running_need(void);
 ULong cp_running_total(void);
 /* n instructions of serial's thread that were a cycprof request's own. */

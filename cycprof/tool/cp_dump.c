@@ -152,7 +152,7 @@ void cp_dump_all(void)
    cp_parts_final();
    cp_regions_close_all();
    total = cp_dump_files("");
-   cp_regions_print(cp_running_on ? cp_running_total() : 0);
+   cp_regions_print(total + cp_parts_dumped_total());
    VG_(umsg)("I   refs:      %s\n",
              cp_thousands(total + cp_parts_dumped_total()));
    if (VG_(clo_stats))

@@ -17,6 +17,7 @@
 #include "cp_outfile.h"
 #include "cp_regions.h"
 #include "cp_requests.h"
+#include "cp_sp1.h"
 
 #ifndef CYCPROF_VERSION
 #define CYCPROF_VERSION "0.1"
@@ -70,6 +71,7 @@ static void cp_pre_clo_init(void)
    VG_(needs_command_line_options)(cp_process_option, cp_print_usage,
                                    cp_print_debug_usage);
    VG_(needs_client_requests)(cp_handle_client_request);
+   VG_(needs_syscall_wrapper)(cp_sp1_pre_syscall, cp_sp1_post_syscall);
    VG_(track_start_client_code)(cp_collect_thread_switch);
    VG_(track_pre_thread_ll_create)(cp_regions_thread_created);
    VG_(track_pre_deliver_signal)(cp_callstack_pre_signal);

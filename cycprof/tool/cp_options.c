@@ -57,6 +57,8 @@ void cp_print_usage(void)
 "                              START_INSTRUMENTATION request\n"
 "    --toggle-collect=<func>   toggle collection on entry/exit of func\n"
 "                              (repeatable; * and ? match any characters)\n"
+"    --sp1-markers=no|yes      SP1's 'cycle-tracker-start: NAME' lines on\n"
+"                              stdout open and close regions [yes]\n"
    );
 }
 

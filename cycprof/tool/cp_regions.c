@@ -138,7 +138,6 @@ void cp_region_begin(ThreadId tid, const HChar* name)
    XArray* stack;
    OpenRegion o;
    init();
-   cp_running_need();
    stack = open_stack(tid);
    o.region = region_index(name);
    o.set = set_of(top_set(stack), o.region);
