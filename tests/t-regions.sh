@@ -280,7 +280,8 @@ t_regions_sp1_rust() {
     local cgo
     cgo=$(cachegrind_out "$BIN/sp1") || fail "cachegrind failed"
     cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/sp1" >out 2>&1 </dev/null
-    cycprof "$PWD/off" "$PWD/off.log" --pprof=no --sp1-markers=no -- "$BIN/sp1" >out.off 2>&1 </dev/null
+    cycprof "$PWD/off" "$PWD/off.log" --pprof=no --sp1-markers=no -- "$BIN/sp1" >out.off 2>&1 </dev/null ||
+        note "--sp1-markers=no: exit status $?"
     cmp -s out "${cgo%.cg.out}.cg.stdout" || note "the program's output differs from its output under cachegrind"
     pycheck "$cgo" cp.log off.log <<'PY' || true
 import sys
