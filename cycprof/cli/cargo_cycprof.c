@@ -7,6 +7,7 @@
 #include "cargo_build.h"
 #include "cargo_opts.h"
 #include "cargo_proc.h"
+#include "region_table.h"
 #include "cmdutil.h"
 
 #include <ctype.h>
@@ -252,6 +253,17 @@ int main(int argc, char **argv)
         int rrc = cargo_wait(cargo_spawn(rep, -1, 0));
         if (rrc && !rc)
             rc = rrc;
+        /* The program's named regions (cycprof crate, SP1's markers). */
+        region_table_t regions;
+        if (region_table_load("cargo-cycprof", out, &regions) == 0) {
+            if (regions.n) {
+                printf("\nRegions (instructions; self leaves out nested "
+                       "regions):\n");
+                region_table_print(stdout, &regions);
+            }
+            region_table_free(&regions);
+        }
+        fflush(stdout);
     }
     size_t pn = strlen(out) + sizeof ".pb.gz";
     char *pb = cu_malloc(pn);

@@ -8,6 +8,7 @@
 #include "cost_rank.h"
 #include "diff_match.h"
 #include "diff_json.h"
+#include "region_diff.h"
 #include "report_common.h"
 
 #include <math.h>
@@ -34,10 +35,10 @@ static const char *const usage =
     "                       sums all functions whose code is on it\n"
     "  --threshold=PCT      hide changes smaller than PCT% of the base total\n"
     "                       (default 0: every change is shown)\n"
-    "  --fail-above=PCT     exit with status 3 if the total or any listed\n"
-    "                       row grew by more than PCT% (a row that is new\n"
-    "                       in NEW counts as infinite growth) and by at\n"
-    "                       least --min-change instructions\n"
+    "  --fail-above=PCT     exit with status 3 if the total, any listed\n"
+    "                       row or any named region grew by more than PCT%\n"
+    "                       (a row that is new in NEW counts as infinite\n"
+    "                       growth) and by at least --min-change instructions\n"
     "  --min-change=N       the gate ignores changes smaller than N events\n"
     "                       (default 100; 0 or 1: every change counts)\n"
     "  --format=text|json   json: one JSON document (docs/cli/json.md)\n"
@@ -217,6 +218,13 @@ static void print_verdict(const opts_t *o, const diff_result_t *d)
             who = d->ch[k].row->label;
             gw = dm_growth(d->ch[k].base, d->ch[k].new);
         }
+    const char *kind = "";
+    for (size_t k = 0; k < d->nrch && !who; k++)
+        if (d->rch[k].tripped) {
+            kind = "region ";
+            who = d->rch[k].name;
+            gw = dm_growth(d->rch[k].base, d->rch[k].new);
+        }
     char gs[32];
     if (isinf(gw))
         snprintf(gs, sizeof gs, "new");
@@ -226,8 +234,8 @@ static void print_verdict(const opts_t *o, const diff_result_t *d)
     if (d->ntripped > 1)
         snprintf(more, sizeof more, " and %zu more", d->ntripped - 1);
     cu_err("diff", "%s grew by more than --fail-above=%g%% (and by at least "
-           "--min-change=%llu): %s (%s)%s", d->event, o->fail_above,
-           (unsigned long long)o->min_change, who, gs, more);
+           "--min-change=%llu): %s%s (%s)%s", d->event, o->fail_above,
+           (unsigned long long)o->min_change, kind, who, gs, more);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -242,10 +250,13 @@ int cmd_diff(int argc, char **argv)
     rank_t r[2];
     change_t *ch = NULL;
     unsigned char *tripped = NULL;
+    region_table_t regions[2];
+    region_change_t *rch = NULL;
     int ev[2];
     cg_init(&p[0]);
     cg_init(&p[1]);
     memset(r, 0, sizeof r);
+    memset(regions, 0, sizeof regions);
     rc = 1;
     for (int k = 0; k < 2; k++) {
         if (rc_load("diff", &p[k], &o.files[k], 1) < 0)
@@ -269,6 +280,8 @@ int cmd_diff(int argc, char **argv)
                    "2^64-1", o.files[k]);
             goto out;
         }
+        if (region_table_load("diff", o.files[k], &regions[k]) < 0)
+            goto out;
     }
 
     diff_result_t d;
@@ -323,11 +336,20 @@ int cmd_diff(int argc, char **argv)
                                                       o.min_change)))
                 d.ntripped++;
     }
+    {
+        size_t nt;
+        d.nrch = region_changes(&regions[0], &regions[1], o.have_fail,
+                                o.fail_above, o.min_change, &rch, &nt);
+        d.rch = rch;
+        d.ntripped += nt;
+    }
 
-    if (o.json)
+    if (o.json) {
         dj_write(stdout, &d);
-    else
+    } else {
         print_text(&o, &d);
+        region_changes_print(stdout, &regions[0], &regions[1], rch, d.nrch);
+    }
     if (fflush(stdout) != 0) {
         cu_err("diff", "error writing the output");
         goto out;
@@ -338,11 +360,13 @@ int cmd_diff(int argc, char **argv)
         rc = EXIT_GREW;
     }
 out:
+    free(rch);
     free(tripped);
     free(ch);
     for (int k = 0; k < 2; k++) {
         rank_free(&r[k]);
         cg_free(&p[k]);
+        region_table_free(&regions[k]);
     }
     return rc;
 }

@@ -74,32 +74,46 @@ static int elision_loc(struct pprof_writer *w, struct elision *el)
     return 0;
 }
 
+/* A sample with a region label for each region of its set. */
+static int write_sample(struct pprof_writer *w, const struct stacks_reader *r,
+                        const uint64_t *stack, size_t n, int64_t count,
+                        int64_t thread, uint64_t region)
+{
+    const char *regions[64];
+    size_t nregions = sr_region_names(r, region, regions, 64);
+    return pw_sample_in_regions(w, stack, n, count, thread, regions,
+                                nregions);
+}
+
 /* A sample whose stack was cut goes to the merge table, others straight
  * to the writer. */
-static int put_sample(struct pprof_writer *w, struct stack_merge *m,
-                      struct elision *el, uint64_t *stack, size_t n,
-                      int64_t count, int64_t thread)
+static int put_sample(struct pprof_writer *w, const struct stacks_reader *r,
+                      struct stack_merge *m, struct elision *el,
+                      uint64_t *stack, size_t n, int64_t count,
+                      int64_t thread, uint64_t region)
 {
     size_t cut = SR_MAX_FRAMES - SR_KEEP_OUTER - 1;
     if (n == SR_MAX_FRAMES && stack[cut] == 0) {
         if (elision_loc(w, el) != 0)
             return -1;
         stack[cut] = el->loc;
-        int kept = sm_add(m, stack, n, count, thread);
+        int kept = sm_add(m, stack, n, count, thread, region);
         if (kept != 0)
             return kept < 0 ? -2 : 0;
     }
-    return pw_sample(w, stack, n, count, thread);
+    return write_sample(w, r, stack, n, count, thread, region);
 }
 
-static int put_merged(struct pprof_writer *w, const struct stack_merge *m)
+static int put_merged(struct pprof_writer *w, const struct stacks_reader *r,
+                      const struct stack_merge *m)
 {
     for (size_t i = 0; i < sm_count(m); i++) {
         const uint64_t *locs;
         size_t n;
         int64_t count, thread;
-        sm_get(m, i, &locs, &n, &count, &thread);
-        if (pw_sample(w, locs, n, count, thread) != 0)
+        uint64_t region;
+        sm_get(m, i, &locs, &n, &count, &thread, &region);
+        if (write_sample(w, r, locs, n, count, thread, region) != 0)
             return -1;
     }
     return 0;
@@ -165,14 +179,14 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
                 oom = "out of memory";
                 break;
             }
-            wr = put_sample(w, merge, &el, stack, n, rec.sample.count,
-                            (int64_t)rec.sample.thread);
+            wr = put_sample(w, r, merge, &el, stack, n, rec.sample.count,
+                            (int64_t)rec.sample.thread, rec.sample.region);
             if (wr == -2)
                 oom = "out of memory";
             break;
         }
         case SR_END:
-            wr = put_merged(w, merge);
+            wr = put_merged(w, r, merge);
             break;
         }
         if (oom || wr != 0)

@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "cmdutil.h"
 #include "cost_rank.h"
+#include "region_table.h"
 #include "report_common.h"
 #include "report_json.h"
 #include "stack_input.h"
@@ -30,6 +31,8 @@ static const char *const usage =
     "                       the heaviest exact call stacks, read from the\n"
     "                       pprof file FILE.pb.gz written next to FILE;\n"
     "                       files and lines are keyed by (object, file)\n"
+    "  --regions            print the named regions' table instead\n"
+    "                       (CYCPROF_REGION_BEGIN/END, SP1's markers)\n"
     "  --threshold=PCT      hide rows below PCT% of the total (default 0.1)\n"
     "  --show-percs[=yes|no] show percentages of the total (default yes)\n"
     "  --format=text|json   json: one JSON document (docs/cli/json.md)\n"
@@ -40,6 +43,7 @@ typedef struct opts {
     const char *sort;
     int inclusive;
     int by_stack;
+    int regions;
     rank_by_t by;
     double threshold;
     int percs;
@@ -96,6 +100,8 @@ static int parse(int argc, char **argv, opts_t *o)
             o->inclusive = 1;
         } else if (strcmp(a, "--inclusive=no") == 0) {
             o->inclusive = 0;
+        } else if (strcmp(a, "--regions") == 0) {
+            o->regions = 1;
         } else if (strcmp(a, "--show-percs") == 0 ||
                    strcmp(a, "--show-percs=yes") == 0) {
             o->percs = 1;
@@ -119,6 +125,11 @@ static int parse(int argc, char **argv, opts_t *o)
     }
     if (o->inclusive && o->by != BY_FUNCTION) {
         cu_err("report", "--inclusive works with --by=function only");
+        return -1;
+    }
+    if (o->regions && o->json) {
+        cu_err("report", "--regions has no --format=json form (the region "
+               "rows are in 'cycprof diff --format=json')");
         return -1;
     }
     return 0;
@@ -270,6 +281,20 @@ out:
     return rc;
 }
 
+static int report_regions(const opts_t *o)
+{
+    for (int i = 0; i < o->nfiles; i++) {
+        region_table_t t;
+        if (region_table_load("report", o->files[i], &t) < 0)
+            return 1;
+        if (o->nfiles > 1)
+            printf("%s%s:\n", i ? "\n" : "", o->files[i]);
+        region_table_print(stdout, &t);
+        region_table_free(&t);
+    }
+    return 0;
+}
+
 static int report_stacks(const opts_t *o)
 {
     stack_profile_t sp;
@@ -349,7 +374,9 @@ int cmd_report(int argc, char **argv)
         }
         o.files[o.nfiles++] = def;
     }
-    rc = o.by_stack ? report_stacks(&o) : report_functions(&o);
+    rc = o.regions    ? report_regions(&o)
+         : o.by_stack ? report_stacks(&o)
+                      : report_functions(&o);
     free(def);
     free(o.files);
     if (fflush(stdout) != 0) {

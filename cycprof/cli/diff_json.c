@@ -47,6 +47,15 @@ static void change(json_t *j, const diff_result_t *d, const change_t *c)
     json_close_obj(j);
 }
 
+static void region(json_t *j, const region_change_t *r)
+{
+    json_open_obj(j);
+    json_key(j, "region");
+    json_str(j, r->name);
+    numbers(j, r->base, r->new);
+    json_close_obj(j);
+}
+
 void dj_write(FILE *out, const diff_result_t *d)
 {
     json_t j;
@@ -80,6 +89,11 @@ void dj_write(FILE *out, const diff_result_t *d)
     json_close_arr(&j);
     json_key(&j, "omitted");
     json_u64(&j, d->nch - d->shown);
+    json_key(&j, "regions");
+    json_open_arr(&j);
+    for (size_t k = 0; k < d->nrch; k++)
+        region(&j, &d->rch[k]);
+    json_close_arr(&j);
 
     json_key(&j, "gate");
     json_open_obj(&j);
@@ -99,6 +113,12 @@ void dj_write(FILE *out, const diff_result_t *d)
     for (size_t k = 0; k < d->shown; k++)
         if (d->tripped[k])
             change(&j, d, &d->ch[k]);
+    json_close_arr(&j);
+    json_key(&j, "tripped_regions");
+    json_open_arr(&j);
+    for (size_t k = 0; k < d->nrch; k++)
+        if (d->rch[k].tripped)
+            region(&j, &d->rch[k]);
     json_close_arr(&j);
     json_close_obj(&j);
     json_end(&j);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "diff_match.h"
+#include "region_diff.h"
 
 typedef struct diff_result {
     const char *files[2], *cmds[2];
@@ -20,7 +21,9 @@ typedef struct diff_result {
     uint64_t min_change;
     int total_tripped;
     const unsigned char *tripped; /* per shown row */
-    size_t ntripped;         /* rows plus the total */
+    const region_change_t *rch;   /* named regions that changed */
+    size_t nrch;
+    size_t ntripped;         /* rows, regions and the total */
 } diff_result_t;
 
 void dj_write(FILE *out, const diff_result_t *d);

@@ -210,16 +210,36 @@ int pw_location(struct pprof_writer *w, uint64_t id, uint64_t mapping_id,
 int pw_sample(struct pprof_writer *w, const uint64_t *locs, size_t nlocs,
               int64_t instructions, int64_t thread)
 {
-    Perftools__Profiles__Label label = PERFTOOLS__PROFILES__LABEL__INIT;
-    Perftools__Profiles__Label *labels[1] = { &label };
-    label.key = w->s_thread;
-    label.num = thread;
+    return pw_sample_in_regions(w, locs, nlocs, instructions, thread, NULL, 0);
+}
+
+#define MAX_REGION_LABELS 64
+
+int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
+                         size_t nlocs, int64_t instructions, int64_t thread,
+                         const char *const *regions, size_t nregions)
+{
+    Perftools__Profiles__Label label[1 + MAX_REGION_LABELS];
+    Perftools__Profiles__Label *labels[1 + MAX_REGION_LABELS];
+    if (nregions > MAX_REGION_LABELS)
+        nregions = MAX_REGION_LABELS;
+    for (size_t i = 0; i <= nregions; i++) {
+        Perftools__Profiles__Label init = PERFTOOLS__PROFILES__LABEL__INIT;
+        label[i] = init;
+        labels[i] = &label[i];
+    }
+    label[0].key = w->s_thread;
+    label[0].num = thread;
+    for (size_t i = 0; i < nregions; i++) {
+        label[1 + i].key = intern(w, "region");
+        label[1 + i].str = intern(w, regions[i]);
+    }
     Perftools__Profiles__Sample s = PERFTOOLS__PROFILES__SAMPLE__INIT;
     s.n_location_id = nlocs;
     s.location_id = (uint64_t *)locs;   /* protobuf-c only reads it */
     s.n_value = 1;
     s.value = &instructions;
-    s.n_label = 1;
+    s.n_label = 1 + nregions;
     s.label = labels;
     return write_message(w, F_SAMPLE, &s.base);
 }

@@ -42,6 +42,11 @@ int pw_location(struct pprof_writer *w, uint64_t id, uint64_t mapping_id,
  * label thread = `thread`. */
 int pw_sample(struct pprof_writer *w, const uint64_t *locs, size_t nlocs,
               int64_t instructions, int64_t thread);
+/* The same, and one string label region = NAME for each of the named
+ * regions the sample ran in (docs/regions.md). */
+int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
+                         size_t nlocs, int64_t instructions, int64_t thread,
+                         const char *const *regions, size_t nregions);
 /* Writes sample_type, period_type, period, duration_nanos, comment (the
  * command line, if not empty), default_sample_type and the string table.
  * The gzip stream still has to be finished by the caller. */

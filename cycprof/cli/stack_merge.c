@@ -1,5 +1,5 @@
 /* stack_merge: see stack_merge.h. An open-addressing hash table over
- * (thread, stack); the stacks themselves live in one growing pool. */
+ * (thread, region set, stack); the stacks themselves live in one growing pool. */
 #include "stack_merge.h"
 
 #include <stdlib.h>
@@ -9,6 +9,7 @@ struct entry {
     uint64_t hash;
     size_t off, n;               /* the stack: pool[off .. off + n) */
     int64_t count, thread;
+    uint64_t region;
 };
 
 struct stack_merge {
@@ -46,9 +47,10 @@ void sm_free(struct stack_merge *m)
     free(m);
 }
 
-static uint64_t hash_of(const uint64_t *locs, size_t n, int64_t thread)
+static uint64_t hash_of(const uint64_t *locs, size_t n, int64_t thread,
+                        uint64_t region)
 {
-    uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)thread;
+    uint64_t h = (0x9e3779b97f4a7c15u ^ (uint64_t)thread) + region * 0x9e3779b97f4a7c15u;
     for (size_t i = 0; i < n; i++) {
         h ^= locs[i];
         h *= 0xff51afd7ed558ccdu;
@@ -58,7 +60,8 @@ static uint64_t hash_of(const uint64_t *locs, size_t n, int64_t thread)
 }
 
 static uint32_t *slot_of(struct stack_merge *m, uint64_t hash,
-                         const uint64_t *locs, size_t n, int64_t thread)
+                         const uint64_t *locs, size_t n, int64_t thread,
+                         uint64_t region)
 {
     size_t mask = m->nslots - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
@@ -67,6 +70,7 @@ static uint32_t *slot_of(struct stack_merge *m, uint64_t hash,
             return &m->slots[i];
         const struct entry *e = &m->entries[s - 1];
         if (e->hash == hash && e->n == n && e->thread == thread &&
+            e->region == region &&
             memcmp(m->pool + e->off, locs, n * sizeof *locs) == 0)
             return &m->slots[i];
     }
@@ -106,10 +110,10 @@ static int reserve(void **p, size_t *cap, size_t need, size_t size)
 }
 
 int sm_add(struct stack_merge *m, const uint64_t *locs, size_t n,
-           int64_t count, int64_t thread)
+           int64_t count, int64_t thread, uint64_t region)
 {
-    uint64_t h = hash_of(locs, n, thread);
-    uint32_t *slot = slot_of(m, h, locs, n, thread);
+    uint64_t h = hash_of(locs, n, thread, region);
+    uint32_t *slot = slot_of(m, h, locs, n, thread, region);
     if (*slot) {
         m->entries[*slot - 1].count += count;
         return 1;
@@ -128,6 +132,7 @@ int sm_add(struct stack_merge *m, const uint64_t *locs, size_t n,
     e->n = n;
     e->count = count;
     e->thread = thread;
+    e->region = region;
     memcpy(m->pool + m->pool_len, locs, n * sizeof *locs);
     m->pool_len += n;
     m->bytes += cost;
@@ -143,11 +148,12 @@ size_t sm_count(const struct stack_merge *m)
 }
 
 void sm_get(const struct stack_merge *m, size_t i, const uint64_t **locs,
-            size_t *n, int64_t *count, int64_t *thread)
+            size_t *n, int64_t *count, int64_t *thread, uint64_t *region)
 {
     const struct entry *e = &m->entries[i];
     *locs = m->pool + e->off;
     *n = e->n;
     *count = e->count;
     *thread = e->thread;
+    *region = e->region;
 }

@@ -19,14 +19,20 @@
 #define MAX_FIELDS 8
 
 /* Where we are in the fixed record order of the format. */
-enum phase { PH_HEADER, PH_MAP, PH_FN, PH_LOC, PH_NODE, PH_SAMPLE, PH_END,
-             PH_DONE };
+enum phase { PH_HEADER, PH_MAP, PH_FN, PH_LOC, PH_REGION, PH_NODE,
+             PH_SAMPLE, PH_END, PH_DONE };
 
 /* depth: locations the node adds to a stack (a root 0, its child 1);
  * anchor: its ancestor at depth SR_KEEP_OUTER (itself when not deeper),
  * where the outer part of a cut stack starts. */
 struct node {
     uint32_t parent, loc, depth, anchor;
+    uint32_t region;             /* the region set of its root */
+};
+
+struct region {
+    uint64_t parent;
+    char *name;
 };
 
 struct stacks_reader {
@@ -50,6 +56,9 @@ struct stacks_reader {
 
     struct node *nodes;          /* nodes[id - 1] */
     size_t nnodes, nodes_cap;
+
+    struct region *regions;      /* regions[id - 1] */
+    size_t nregions, regions_cap;
 
     struct sr_line *lines;       /* reused for each loc record */
     size_t lines_cap;
@@ -235,7 +244,7 @@ static char *next_line(struct stacks_reader *r, size_t *len)
 }
 
 static const char *const phase_names[] = {
-    "header", "map", "fn", "loc", "node", "sample", "end", "end"
+    "header", "map", "fn", "loc", "region", "node", "sample", "end", "end"
 };
 
 /* Moves to phase `p` for a record of that kind, refusing to go back. */
@@ -243,7 +252,7 @@ static int enter(struct stacks_reader *r, enum phase p, const char *rec)
 {
     if (p < r->phase)
         return errorf(r, "'%s' record after '%s' records (order is header, "
-                      "map, fn, loc, node, sample, end)", rec,
+                      "map, fn, loc, region, node, sample, end)", rec,
                       phase_names[r->phase]);
     r->phase = p;
     return 0;
@@ -445,9 +454,46 @@ static int parse_loc(struct stacks_reader *r, char **f, int n,
     return 0;
 }
 
+/* region ID PARENT NAME: a set of open regions, NAME inside PARENT's. */
+static int parse_region(struct stacks_reader *r, char **f, int n)
+{
+    uint64_t id, parent;
+    if (want_fields(r, "region", n, 3, "id, parent id, name") != 0 ||
+        next_id(r, "region", f[1], r->nregions, &id) != 0 ||
+        ref(r, "region", "parent id", f[2], "region", r->nregions, 1,
+            &parent) != 0)
+        return -1;
+    if (!f[3][0])
+        return errorf(r, "region %" PRIu64 ": empty name", id);
+    if (id > UINT32_MAX)
+        return errorf(r, "region %" PRIu64 ": too many regions", id);
+    if (r->nregions == r->regions_cap) {
+        size_t cap = r->regions_cap ? r->regions_cap * 2 : 16;
+        struct region *rg = realloc(r->regions, cap * sizeof *rg);
+        if (!rg)
+            return errorf(r, "out of memory");
+        r->regions = rg;
+        r->regions_cap = cap;
+    }
+    r->regions[r->nregions].parent = parent;
+    r->regions[r->nregions].name = strdup(f[3]);
+    if (!r->regions[r->nregions].name)
+        return errorf(r, "out of memory");
+    r->nregions++;
+    return 0;
+}
+
 static int parse_node(struct stacks_reader *r, char **f, int n,
                       struct sr_record *rec)
 {
+    uint64_t region = 0;
+    /* A root node may name its region set in a 4th field. */
+    if (n == 5 && strcmp(f[2], "0") == 0) {
+        if (ref(r, "node", "region id", f[4], "region", r->nregions, 1,
+                &region) != 0)
+            return -1;
+        n = 4;
+    }
     if (want_fields(r, "node", n, 3, "id, parent id, callsite loc id") != 0 ||
         next_id(r, "node", f[1], r->nnodes, &rec->node.id) != 0 ||
         ref(r, "node", "parent id", f[2], "node", r->nnodes, 1,
@@ -479,11 +525,13 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
     nd->loc = (uint32_t)rec->node.loc;
     nd->depth = 0;
     nd->anchor = (uint32_t)rec->node.id;
+    nd->region = (uint32_t)region;
     if (nd->parent) {
         const struct node *up = &r->nodes[nd->parent - 1];
         nd->depth = up->depth == UINT32_MAX ? up->depth : up->depth + 1;
         if (nd->depth > SR_KEEP_OUTER)
             nd->anchor = up->anchor;
+        nd->region = up->region;
     }
     r->nnodes++;
     return 0;
@@ -507,6 +555,8 @@ static int parse_sample(struct stacks_reader *r, char **f, int n,
         return errorf(r, "sample counts add up to more than 2^63-1");
     r->sum += (int64_t)count;
     rec->sample.count = (int64_t)count;
+    rec->sample.region = rec->sample.node
+        ? r->nodes[rec->sample.node - 1].region : 0;
     r->nsamples++;
     return 0;
 }
@@ -531,7 +581,9 @@ static int parse_end(struct stacks_reader *r, char **f, int n,
     return 0;
 }
 
-int sr_next(struct stacks_reader *r, struct sr_record *rec)
+/* One record; 2 for a region record, which is kept here and not
+ * returned (consumers ask for regions by id). */
+static int next_record(struct stacks_reader *r, struct sr_record *rec)
 {
     if (r->failed)
         return -1;
@@ -546,6 +598,9 @@ int sr_next(struct stacks_reader *r, struct sr_record *rec)
     const char *k = f[0];
     memset(rec, 0, sizeof *rec);
     int rc;
+    if (strcmp(k, "region") == 0)
+        return enter(r, PH_REGION, k) != 0 || parse_region(r, f, n) != 0
+            ? -1 : 2;
     if (strcmp(k, "sample") == 0) {          /* the common case first */
         rec->kind = SR_SAMPLE;
         rc = enter(r, PH_SAMPLE, k) ? -1 : parse_sample(r, f, n, rec);
@@ -572,6 +627,15 @@ int sr_next(struct stacks_reader *r, struct sr_record *rec)
         rc = errorf(r, "unknown record '%.40s'", k);
     }
     return rc == 0 ? 1 : -1;
+}
+
+int sr_next(struct stacks_reader *r, struct sr_record *rec)
+{
+    int rc;
+    do
+        rc = next_record(r, rec);
+    while (rc == 2);
+    return rc;
 }
 
 const struct sr_header *sr_header(const struct stacks_reader *r)
@@ -625,10 +689,23 @@ size_t sr_stack(const struct stacks_reader *r, uint64_t node,
     return n + walk(r, r->nodes[node - 1].anchor, out + n, SR_KEEP_OUTER);
 }
 
+size_t sr_region_names(const struct stacks_reader *r, uint64_t region,
+                       const char **names, size_t max)
+{
+    size_t n = 0;
+    /* Parents come first, so ids decrease along the walk. */
+    for (; region && n < max; region = r->regions[region - 1].parent)
+        names[n++] = r->regions[region - 1].name;
+    return n;
+}
+
 void sr_close(struct stacks_reader *r)
 {
     if (!r)
         return;
+    for (size_t i = 0; i < r->nregions; i++)
+        free(r->regions[i].name);
+    free(r->regions);
     lr_free(r->lr);
     if (r->f)
         fclose(r->f);

@@ -48,6 +48,7 @@ struct sr_record {
         struct {
             uint64_t node, loc, thread;
             int64_t count;
+            uint64_t region;             /* region set, 0: none */
         } sample;
         struct {
             uint64_t nsamples;
@@ -93,6 +94,11 @@ const char *sr_error(const struct stacks_reader *r);
  * ids, or 0 when out of memory. */
 size_t sr_stack(const struct stacks_reader *r, uint64_t node,
                 uint64_t leaf_loc, uint64_t **buf, size_t *cap);
+
+/* The names of the regions of region set `region` (a sample's), innermost
+ * first, at most max of them; returns how many. */
+size_t sr_region_names(const struct stacks_reader *r, uint64_t region,
+                       const char **names, size_t max);
 
 void sr_close(struct stacks_reader *r);
 

@@ -358,7 +358,9 @@ VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
    if (sp > cp_top_sp) cp_on_sp_rise(sp);
    if (sb->fn_entry && sb->fn_entry != cp_top_fn)
       enter_function_by_jump(sb, sp);
-   if (sb->owner == cp_cur_ctx->owner) {
+   if (!cp_collecting_in(cp_cur_ctx)) {
+      cp_context_lend(cp_collect_scratch_base(sb));
+   } else if (sb->owner == cp_cur_ctx->owner) {
       cp_context_publish(cp_cur_ctx);
    } else {
       cp_stats.foreign_blocks++;
@@ -425,4 +427,44 @@ VG_REGPARM(3) void cp_on_link_return(Addr target, Addr sp, UWord is_ret)
          t->depth = d - 1;
    }
    if (t->depth != d) publish(t);
+}
+
+/* --- rebuilt stacks: instrumentation started, region opened or closed -- */
+
+Context* cp_callstack_root(ThreadId tid)
+{
+   return thread_stack(tid)->root;
+}
+
+/* tid's shadow stack becomes the given frames, outermost first, under
+ * root: what the unwinder sees when instrumentation starts. */
+void cp_callstack_seed(ThreadId tid, Context* root, UInt n, const Addr* fns,
+                       const Addr* callsites, const Addr* sps)
+{
+   ThreadStack* t = thread_stack(tid);
+   UInt i;
+   t->root = root;
+   t->depth = 0;
+   for (i = 0; i < n; i++) {
+      Context* ctx = cp_context_enter(context_of_depth(t, t->depth),
+                                      callsites[i], fns[i], CtxCall);
+      push(t, sps[i], fns[i], callsites[i], ctx,
+           cp_is_trampoline(fns[i]) ? FrameTrampoline : FrameCall, NULL);
+   }
+   publish(t);
+}
+
+/* The same frames entered again under another root: the contexts of a
+ * region's tree (cp_regions.c). */
+void cp_callstack_reroot(ThreadId tid, Context* root)
+{
+   ThreadStack* t = thread_stack(tid);
+   UInt i;
+   t->root = root;
+   for (i = 0; i < t->depth; i++) {
+      Frame* f = &t->frames[i];
+      f->ctx = cp_context_enter(context_of_depth(t, i), f->callsite, f->fn,
+                                f->kind == FrameSignal ? CtxSignal : CtxCall);
+   }
+   publish(t);
 }

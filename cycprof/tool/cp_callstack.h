@@ -10,6 +10,10 @@ void cp_callstack_thread_created(ThreadId parent, ThreadId child);
 void cp_callstack_pre_signal(ThreadId tid, Int signo, Bool alt_stack);
 void cp_callstack_post_signal(ThreadId tid, Int signo);
 UInt cp_callstack_max_depth(void);
+Context* cp_callstack_root(ThreadId tid);
+void cp_callstack_seed(ThreadId tid, Context* root, UInt n, const Addr* fns,
+                       const Addr* callsites, const Addr* sps);
+void cp_callstack_reroot(ThreadId tid, Context* root);
 
 /* Helpers called from instrumented code, see cp_instrument.c. */
 VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp);

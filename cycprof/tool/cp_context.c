@@ -5,6 +5,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
 #include "cp_arena.h"
+#include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_counters.h"
 #include "cp_instrument.h"
@@ -92,6 +93,7 @@ static Context* new_context(Context* parent, Addr callsite, Addr fn,
    c->kind = kind;
    c->tid = tid;
    c->owner = cp_owner_of_frame(fn);
+   cp_collect_new_context(c);
    if (n_contexts + 1 >= contexts_capacity) {
       contexts_capacity *= 2;
       all_contexts = VG_(realloc)("cp.ctx.all", all_contexts,

@@ -2,6 +2,7 @@
 #ifndef CP_CONTEXT_H
 #define CP_CONTEXT_H
 
+#include "cp_collect.h"
 #include "cp_owners.h"
 #include "cp_types.h"
 
@@ -36,7 +37,7 @@ void        cp_context_cover_owner(Context* ctx);
 static inline void cp_context_publish(Context* ctx)
 {
    if (ctx->dense_epoch != cp_owners_epoch) cp_context_cover_owner(ctx);
-   cp_dense.owner = ctx->owner;
+   cp_dense.owner = cp_collect_owner(ctx);
    cp_dense.base = (UWord)ctx->dense;
 }
 /* For a superblock its frame's function does not own: base such that its

@@ -13,6 +13,9 @@
 #include "pub_tool_xarray.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
+#include "cp_collect.h"
+#include "cp_parts.h"
+#include "cp_regions.h"
 #include "cp_instrument.h"
 #include "cp_context.h"
 #include "cp_costs.h"
@@ -22,6 +25,7 @@
 #include "cp_options.h"
 #include "cp_stats.h"
 #include "cp_outfile.h"
+#include "cp_srcpos.h"
 #include "cp_sys.h"
 #include "cp_write_callgrind.h"
 #include "cp_write_stacks.h"
@@ -231,26 +235,58 @@ static void publish_both(const Destination* cg, Bool* cg_ok,
    VG_(free)(dir);
 }
 
-void cp_dump_all(void)
+/* A dump's ".N" goes before the pprof name's ".pb.gz". */
+static HChar* with_suffix(const HChar* path, const HChar* suffix)
+{
+   SizeT n = VG_(strlen)(path), k = VG_(strlen)(suffix);
+   HChar* s = VG_(malloc)("cp.dump.name", n + k + 1);
+   SizeT at = n >= 6 && VG_(strcmp)(path + n - 6, ".pb.gz") == 0 ? n - 6 : n;
+   VG_(memcpy)(s, path, at);
+   VG_(memcpy)(s + at, suffix, k);
+   VG_(strcpy)(s + at + k, path + at);
+   return s;
+}
+
+/* The files one dump published, for the log's "cycprof: wrote" lines. */
+typedef struct {
+   HChar* cg;
+   HChar* pb;
+} Written;
+
+static void report_written(Written* w)
+{
+   if (w->cg) VG_(umsg)("cycprof: wrote %s\n", w->cg);
+   if (w->pb) VG_(umsg)("cycprof: wrote %s\n", w->pb);
+   if (w->cg) VG_(free)(w->cg);
+   if (w->pb) VG_(free)(w->pb);
+}
+
+/* The callgrind file and the pprof profile of the counts so far, each
+ * written completely where the user pointed or not at all. */
+static ULong write_outputs(const HChar* suffix, Written* w)
 {
    ULong total;
    ULong* incl = inclusive_costs(&total);
    HChar* cmd = command_line();
+   HChar* cg_path = with_suffix(callgrind_path, suffix);
+   HChar* pb_path = with_suffix(pprof_path, suffix);
    Destination cg, pb;
    Bool cg_ok, pb_ok = False, have_pb = False;
    Int writer = 0;
 
    VG_(memset)(&cg, 0, sizeof cg);
    VG_(memset)(&pb, 0, sizeof pb);
+   VG_(memset)(w, 0, sizeof *w);
    cp_objects_collect();
-   cg_ok = plan_destination(callgrind_path, &cg);
+   cp_srcpos_forget();
+   cg_ok = plan_destination(cg_path, &cg);
    if (!cg_ok)
-      VG_(umsg)("cycprof: cannot write %s: %s\n", callgrind_path,
+      VG_(umsg)("cycprof: cannot write %s: %s\n", cg_path,
                 cp_outfile_error());
    if (cp_opts.pprof) {
-      have_pb = plan_destination(pprof_path, &pb);
+      have_pb = plan_destination(pb_path, &pb);
       if (!have_pb)
-         VG_(umsg)("cycprof: no pprof profile %s: %s\n", pprof_path,
+         VG_(umsg)("cycprof: no pprof profile %s: %s\n", pb_path,
                    cp_outfile_error());
       else
          writer = start_pprof_writer(&pb, total, cmd, &pb_ok);
@@ -264,12 +300,37 @@ void cp_dump_all(void)
    if (writer > 0) pb_ok = pprof_writer_succeeded(writer, &pb);
    if (cg_ok || pb_ok) publish_both(&cg, &cg_ok, &pb, &pb_ok);
 
-   VG_(umsg)("I   refs:      %s\n", cp_thousands(total));
-   /* Where the answer is: one line per file actually written. */
-   if (cg_ok) VG_(umsg)("cycprof: wrote %s\n", cg.target.path);
-   if (pb_ok) VG_(umsg)("cycprof: wrote %s\n", pb.target.path);
+   if (cg_ok) w->cg = VG_(strdup)("cp.dump.wrote", cg.target.path);
+   if (pb_ok) w->pb = VG_(strdup)("cp.dump.wrote", pb.target.path);
    if (cg.staged) free_destination(&cg);
    if (have_pb) free_destination(&pb);
+   VG_(free)(cg_path);
+   VG_(free)(pb_path);
+   VG_(free)(cmd);
+   VG_(free)(incl);
+   return total;
+}
+
+ULong cp_dump_files(const HChar* suffix)
+{
+   Written w;
+   ULong total = write_outputs(suffix, &w);
+   report_written(&w);
+   return total;
+}
+
+void cp_dump_all(void)
+{
+   ULong total;
+   Written w;
+   cp_parts_final();
+   cp_regions_close_all();
+   total = write_outputs("", &w);
+   cp_regions_print(total + cp_parts_dumped_total());
+   VG_(umsg)("I   refs:      %s\n",
+             cp_thousands(total + cp_parts_dumped_total()));
+   /* Where the answer is: one line per file actually written. */
+   report_written(&w);
    if (VG_(clo_stats))
       VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of records, "
                 "deepest stack %u\n", cp_context_count(), cp_sbinfo_count(),
@@ -288,6 +349,4 @@ void cp_dump_all(void)
                 "%llu probes, %llu edges\n", cp_stats.cost_center_lookups,
                 cp_stats.cost_centers, cp_stats.probes, cp_stats.edges);
    }
-   VG_(free)(cmd);
-   VG_(free)(incl);
 }

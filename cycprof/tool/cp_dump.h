@@ -2,8 +2,14 @@
 #ifndef CP_DUMP_H
 #define CP_DUMP_H
 
+#include "pub_tool_basics.h"
+
 void cp_dump_init(void);
 void cp_dump_all(void);
 void cp_dump_after_fork(void);
+/* Writes the callgrind file and the pprof profile of the counts so far,
+ * their names with suffix added (".N" for a part, before ".pb.gz");
+ * returns the total they hold. */
+ULong cp_dump_files(const HChar* suffix);
 
 #endif

@@ -16,6 +16,7 @@
 #include "cp_arch.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
+#include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_functions.h"
@@ -142,6 +143,19 @@ static void count_exit(IRSB* out, IRExpr* counters, UInt group,
    addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot, sum));
 }
 
+/* With the running count on (cp_collect.h): *slot += the instructions
+ * before this exit group, if taken. */
+static void count_running(IRSB* out, IRExpr* slot, UInt n, IRExpr* taken)
+{
+   IRExpr* old = new_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+   IRExpr* inc = taken
+      ? new_tmp(out, Ity_I64, IRExpr_ITE(taken, IRExpr_Const(IRConst_U64(n)),
+                                         IRExpr_Const(IRConst_U64(0))))
+      : IRExpr_Const(IRConst_U64(n));
+   IRExpr* sum = new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, inc));
+   addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot, sum));
+}
+
 /* Remembered for the tail-call case of cp_on_function_entry.  A side
  * exit stores its site only if taken: by a select, not a guarded store,
  * which the arm64 back end cannot compile. */
@@ -238,6 +252,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    SBInfo* sb;
    IRSB* out;
    IRExpr* counters = NULL;
+   IRExpr* running = NULL;
    UInt i, n_instrs = 0, group = 0, last_group_instrs = ~0u;
    Bool final_group_counted = False;
    Addr current_instr = 0;
@@ -246,14 +261,17 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    if (gWordTy != hWordTy || gWordTy != Ity_I64 || layout->sizeof_SP != 8)
       VG_(tool_panic)("cycprof: only 64-bit guests on the same host "
                       "(amd64, arm64)");
+   if (!cp_instr_on) return in;
    sb = describe_superblock(in);
    if (!sb) return in;
 
    out = deepCopyIRSBExceptStmts(in);
    for (i = 0; i < (UInt)in->stmts_used; i++) {
       IRStmt* st = in->stmts[i];
-      if (!counters && st->tag == Ist_IMark)
+      if (!counters && st->tag == Ist_IMark) {
          counters = add_prologue(out, sb, layout);
+         if (cp_running_on) running = load64(out, &cp_running_slot);
+      }
       if (st->tag == Ist_IMark) {
          current_instr = (Addr)st->Ist.IMark.addr;
          n_instrs++;
@@ -265,10 +283,15 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
          /* Whoever gets here leaves through the last group, whichever
           * of its exits: count once, unconditionally. */
          if (n_instrs == sb->n_instrs) {
-            if (!final_group_counted) count_exit(out, counters, group, NULL);
+            if (!final_group_counted) {
+               count_exit(out, counters, group, NULL);
+               if (running) count_running(out, running, n_instrs, NULL);
+            }
             final_group_counted = True;
          } else {
             count_exit(out, counters, group, st->Ist.Exit.guard);
+            if (running)
+               count_running(out, running, n_instrs, st->Ist.Exit.guard);
          }
          if (st->Ist.Exit.jk == Ijk_Boring
              && may_enter_function(exit_target(st)))
@@ -277,13 +300,19 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       addStmtToIRSB(out, st);
    }
 
-   if (!final_group_counted)
+   if (!final_group_counted) {
       count_exit(out, counters, sb->n_exits - 1, NULL);
+      if (running) count_running(out, running, n_instrs, NULL);
+   }
    if (in->jumpkind == Ijk_Boring && may_enter_function(in->next))
       note_jump_site(out, current_instr, NULL);
    if (in->jumpkind == Ijk_Ret
        || (in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const))
       check_sp_rise(out, layout, in->next, in->jumpkind == Ijk_Ret);
+   if (in->jumpkind == Ijk_ClientReq)
+      addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+                                      mkIRExpr_HWord((HWord)&cp_request_sb),
+                                      mkIRExpr_HWord((HWord)sb)));
    if (in->jumpkind == Ijk_Call) {
       CallSiteCache* site = cp_arena_alloc(sizeof(CallSiteCache));
       IRExpr* sp = get_sp(out, layout);

@@ -6,6 +6,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "cp_callstack.h"
+#include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_dump.h"
@@ -14,6 +15,9 @@
 #include "cp_options.h"
 #include "cp_owners.h"
 #include "cp_outfile.h"
+#include "cp_regions.h"
+#include "cp_requests.h"
+#include "cp_sp1.h"
 
 #ifndef CYCPROF_VERSION
 #define CYCPROF_VERSION "0.1"
@@ -66,8 +70,10 @@ static void cp_pre_clo_init(void)
    VG_(basic_tool_funcs)(cp_post_clo_init, cp_instrument, cp_fini);
    VG_(needs_command_line_options)(cp_process_option, cp_print_usage,
                                    cp_print_debug_usage);
-   VG_(track_start_client_code)(cp_callstack_switch_thread);
-   VG_(track_pre_thread_ll_create)(cp_callstack_thread_created);
+   VG_(needs_client_requests)(cp_handle_client_request);
+   VG_(needs_syscall_wrapper)(cp_sp1_pre_syscall, cp_sp1_post_syscall);
+   VG_(track_start_client_code)(cp_collect_thread_switch);
+   VG_(track_pre_thread_ll_create)(cp_regions_thread_created);
    VG_(track_pre_deliver_signal)(cp_callstack_pre_signal);
    VG_(track_post_deliver_signal)(cp_callstack_post_signal);
 }

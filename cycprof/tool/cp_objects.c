@@ -29,6 +29,9 @@ void cp_objects_collect(void)
    UInt n = 0;
    for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di))
       n++;
+   /* Collected again by every dump (CALLGRIND_DUMP_STATS). */
+   if (objects) VG_(free)(objects);
+   n_objects = 0;
    objects = VG_(calloc)("cp.objects", n ? n : 1, sizeof(LoadedObject));
    for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
       LoadedObject* o = &objects[n_objects];

@@ -3,6 +3,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_options.h"
 #include "pub_tool_libcprint.h"
+#include "cp_collect.h"
 #include "cp_options.h"
 
 CpOptions cp_opts = {
@@ -41,6 +42,7 @@ Bool cp_process_option(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--dump-instr", cp_opts.dump_instr) {}
    else if VG_BOOL_CLO(arg, "--keep-stacks", cp_opts.keep_stacks) {}
    else if VG_BINT_CLO(arg, "--top", cp_opts.top, 0, 100000) {}
+   else if (cp_collect_option(arg)) {}
    else return False;
    return True;
 }
@@ -63,6 +65,14 @@ void cp_print_usage(void)
 "                              that frame's context (bounded memory) [yes]\n"
 "    --dump-instr=no|yes       per-instruction positions in the callgrind file [no]\n"
 "    --top=<N>                 print the N costliest functions at exit [0]\n"
+"    --collect-atstart=no|yes  collect from the start [yes]\n"
+"    --instr-atstart=no|yes    instrument from the start [yes]; off runs at\n"
+"                              near --tool=none speed until a\n"
+"                              START_INSTRUMENTATION request\n"
+"    --toggle-collect=<func>   toggle collection on entry/exit of func\n"
+"                              (repeatable; * and ? match any characters)\n"
+"    --sp1-markers=no|yes      SP1's 'cycle-tracker-start: NAME' lines on\n"
+"                              stdout open and close regions [yes]\n"
    );
 }
 

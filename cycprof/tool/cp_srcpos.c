@@ -31,6 +31,12 @@ typedef struct {
 static CachedName name_cache[NAME_CACHE_SIZE];
 static const StrTab* name_cache_table;
 
+/* A later dump's table may get a freed one's address. */
+void cp_srcpos_forget(void)
+{
+   name_cache_table = NULL;
+}
+
 static UInt cached_intern(StrTab* names, const HChar* dir, const HChar* file)
 {
    UWord h = cp_hash_word((UWord)dir * 31 ^ (UWord)file)

@@ -21,4 +21,7 @@ SrcPos cp_srcpos_of(StrTab* names, Addr a);
 /* The name of a pseudo frame, in a static buffer. */
 const HChar* cp_pseudo_name(Addr a);
 
+/* Forgets the names cached for the last string table. */
+void   cp_srcpos_forget(void);
+
 #endif

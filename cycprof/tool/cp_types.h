@@ -97,6 +97,8 @@ typedef struct Context {
    /* A frame of a function already active further up the chain, entered
     * from another function (mutual recursion): see cp_context_enter. */
    Bool        reentry;
+   UChar       toggled;    /* --toggle-collect frames on its chain, mod 2 */
+   UInt        region;     /* open region set (cp_regions.h), 0: none */
    CostCenter* ccs;        /* [ccs_capacity], a power of two, or NULL:
                             * superblocks run here that fn does not own */
    UInt        n_ccs;

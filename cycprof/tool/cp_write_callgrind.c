@@ -9,6 +9,8 @@
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_outfile.h"
+#include "cp_parts.h"
+#include "cp_regions.h"
 #include "cp_write_callgrind.h"
 
 #ifndef CYCPROF_VERSION
@@ -95,12 +97,14 @@ static void write_header(OutFile* out, ULong total, const HChar* cmd)
       "creator: cycprof-" CYCPROF_VERSION "\n"
       "pid: %d\n"
       "cmd: %s\n"
-      "part: 1\n"
+      "part: %u\n"
+      "desc: Trigger: %s\n"
       "positions: %s\n"
       "event: Ir : Instructions (exact)\n"
       "events: Ir\n"
       "summary: %llu\n",
-      VG_(getpid)(), shown, cp_opts.dump_instr ? "instr line" : "line",
+      VG_(getpid)(), shown, cp_parts_number(), cp_parts_trigger(),
+      cp_opts.dump_instr ? "instr line" : "line",
       total);
 }
 
@@ -170,7 +174,9 @@ Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
                                       cp_strtab_count(names) + 1, 1);
    write_header(out, total, cmd);
    write_body(out, &nm, &records);
-   cp_outfile_printf(out, "\ntotals: %llu\n", total);
+   cp_outfile_puts(out, "\n");
+   cp_regions_write_callgrind(out);
+   cp_outfile_printf(out, "totals: %llu\n", total);
    ok = cp_outfile_commit(out);
    print_top_functions(&records, names, total);
 

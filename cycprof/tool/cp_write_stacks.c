@@ -18,6 +18,7 @@
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_outfile.h"
+#include "cp_regions.h"
 #include "cp_write_stacks.h"
 
 /* A frame entered from nowhere (callsite 0, e.g. a thread's first
@@ -78,6 +79,17 @@ static void put_field(OutFile* out, const HChar* s)
    for (; *s; s++) {
       clean[0] = (*s == '\t' || *s == '\n') ? ' ' : *s;
       cp_outfile_puts(out, clean);
+   }
+}
+
+/* Region sets: a name inside its parent set (cp_regions.h). */
+static void write_regions(OutFile* out)
+{
+   UInt id, n = cp_region_set_count();
+   for (id = 1; id <= n; id++) {
+      cp_outfile_printf(out, "region\t%u\t%u", id, cp_region_set_parent(id));
+      put_field(out, cp_region_set_name(id));
+      cp_outfile_puts(out, "\n");
    }
 }
 
@@ -254,7 +266,10 @@ static void write_nodes(OutFile* out, LocationSet* s,
          node = parent;
       } else if (!p) {
          node = ++nd->n_nodes;   /* a thread's root: always its own */
-         cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
+         if (c->region)          /* the root of a region set's tree */
+            cp_outfile_printf(out, "node\t%u\t0\t0\t%u\n", node, c->region);
+         else
+            cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
       } else {
          UInt loc = cp_locset_id(s, c->callsite);
          if (p->kind != CtxRoot
@@ -383,6 +398,7 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    write_maps(out);
    write_functions(out, &s.functions);
    write_locations(out, &s);
+   write_regions(out);
    write_nodes(out, &s, &sl, &nd);
    samples = write_samples(out, &s, &sl, &nd);
    cp_outfile_printf(out, "end\t%llu\n", samples);

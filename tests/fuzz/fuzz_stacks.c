@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (n == 0 || n > SR_MAX_FRAMES)
                 __builtin_trap();
             if (m)
-                sm_add(m, stack, n, rec.sample.count, (int64_t)rec.sample.thread);
+                sm_add(m, stack, n, rec.sample.count, (int64_t)rec.sample.thread,
+                       rec.sample.region);
         }
     }
     if (sr_error(r) == NULL && rc != 0)

@@ -90,9 +90,11 @@ fn main() {
     let mut last = 0;
     let mut k = 0;
     while k <= n {
-        let i = fib_iterative(k);
-        let b = fib_batched(k);
-        let m = fib_matrix(k);
+        // Named regions (the cycprof crate): `cargo cycprof` prints their
+        // table after the report, like SP1's cycle tracker.
+        let i = cycprof::region("fib_iterative", || fib_iterative(k));
+        let b = cycprof::region("fib_batched", || fib_batched(k));
+        let m = cycprof::region("fib_matrix", || fib_matrix(k));
         assert!(i == b && b == m, "fib({k}): {i} {b} {m}");
         last = i;
         k += 1;

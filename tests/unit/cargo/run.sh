@@ -76,6 +76,8 @@ if [ ! -f "$VGLIB/cycprof-amd64-linux" ]; then
 fi
 
 mkdir -p "$T/fib" && cp -r "$REPO/examples/fibonacci-rs/." "$T/fib/" && rm -rf "$T/fib/target" "$T"/fib/cycprof.out.*
+# The copy still uses the repository's cycprof crate.
+sed -i "s|path = \"../../cycprof/rust\"|path = \"$REPO/cycprof/rust\"|" "$T/fib/Cargo.toml"
 cd "$T/fib" || exit 1
 expect_err err-unknown-event "^cargo-cycprof: unknown event 'Xx' in --sort" -- --sort Xx
 expect_err err-unknown-event-eq "^cargo-cycprof: unknown event 'Xy' in --sort" -- --sort=Ir,Xy
@@ -106,6 +108,16 @@ got=$(rows out.txt | sed -n 's/.*:fibonacci_rs::\(fib_[a-z]*\) .*/\1/p' | sort |
 [ "$got" = "fib_batched fib_iterative fib_matrix " ] && ok fib-three-functions ||
     bad fib-three-functions "top rows: '$got'"
 grep -q '^Event sort order: Ir$' out.txt && ok fib-sort-ir || bad fib-sort-ir "no 'Event sort order: Ir'"
+# The region table after the report: each method in its region (the
+# cycprof crate), called once per k, costing at least its function's row.
+regions=$(awk '/^Regions \(/ { t = 1; next } t && /^fib_/ { print $1, $2, $3 }' out.txt | sort)
+fn_cost() { rows out.txt | awk -v f="fibonacci_rs::$1 " 'index($0, f) { gsub(/,/, "", $1); print $1 }'; }
+bad_region=
+for f in fib_batched fib_iterative fib_matrix; do
+    row=$(echo "$regions" | awk -v f="$f" '$1 == f { gsub(/,/, "", $3); print $2, $3 }')
+    [ "${row%% *}" = 301 ] && [ "${row#* }" -ge "$(fn_cost "$f")" ] || bad_region="$bad_region $f:'$row'"
+done
+[ -z "$bad_region" ] && ok fib-region-table || bad fib-region-table "region rows:$bad_region (table: $regions)"
 grep -q '^Command: .*/release/fibonacci-rs 300$' out.txt && ok fib-release-build ||
     bad fib-release-build "$(grep '^Command' out.txt)"
 

@@ -1,0 +1,75 @@
+/* cycprof: what is counted and when: collection (--collect-atstart,
+ * --toggle-collect, TOGGLE_COLLECT), instrumentation (--instr-atstart,
+ * START/STOP_INSTRUMENTATION) and the running count read by COUNT and
+ * the regions.  See docs/regions.md. */
+#ifndef CP_COLLECT_H
+#define CP_COLLECT_H
+
+#include "pub_tool_basics.h"
+#include "cp_types.h"
+
+/* Instrumentation on: superblocks are translated with counting code. */
+extern Bool  cp_instr_on;
+/* Collection on, before --toggle-collect functions on the stack flip it. */
+extern UChar cp_collect_base;
+/* Running count: when on (after the first COUNT or region request), the
+ * instrumented code also adds each exit's instructions to
+ * *cp_running_slot, which points at cp_running while collecting and at a
+ * scratch word while not. */
+extern Bool   cp_running_on;
+extern ULong* cp_running_slot;
+extern ULong  cp_running;
+
+/* Owner value published while collection is off: no superblock has it,
+ * so every superblock calls the block-entry helper, which lends it
+ * scratch counters. */
+#define CP_OWNER_NOT_COLLECTING 0xFFFFFFFFu
+
+static inline Bool cp_collecting_in(const Context* ctx)
+{
+   return (cp_collect_base ^ ctx->toggled) != 0;
+}
+
+extern ULong cp_running_scratch_word;
+
+/* Called by cp_context_publish: the owner the inline code compares. */
+static inline UWord cp_collect_owner(const Context* ctx)
+{
+   if (cp_collecting_in(ctx)) {
+      cp_running_slot = &cp_running;
+      return ctx->owner;
+   }
+   cp_running_slot = &cp_running_scratch_word;
+   return CP_OWNER_NOT_COLLECTING;
+}
+
+/* Counters for a superblock that runs while collection is off. */
+UWord cp_collect_scratch_base(const SBInfo* sb);
+
+/* Sets what a new context inherits: toggle parity and region. */
+void  cp_collect_new_context(Context* c);
+Bool  cp_collect_option(const HChar* arg);
+
+/* The superblock that ended in the client request being handled. */
+extern SBInfo* cp_request_sb;
+/* Callgrind counts the superblock that ends in a request in the state
+ * the request leaves (it accounts a block when the next one starts):
+ * moves that block's run in or out of the counts (+1 or -1) to match. */
+void  cp_request_sb_recount(Int delta);
+
+void  cp_collect_set(Bool on);          /* collection */
+void  cp_collect_toggle(void);
+void  cp_instr_set(ThreadId tid, Bool on, const HChar* why);
+void  cp_collect_thread_switch(ThreadId tid, ULong blocks_done);
+
+/* The running count, turned on when first needed (it discards all
+ * translations once: only while a client request is handled); per
+ * thread, by the thread's serial number.  While it is off, the thread's
+ * count is summed from the counters (slow, but exact). */
+void  cp_running_need(void);
+ULong cp_running_total(void);
+/* n instructions of serial's thread that were a cycprof request's own. */
+void  cp_running_exclude(UInt serial, ULong n);
+ULong cp_running_thread(UInt serial);
+
+#endif

@@ -1,0 +1,53 @@
+/* cycprof: numbered dumps and zeroing. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_context.h"
+#include "cp_counters.h"
+#include "cp_dump.h"
+#include "cp_instrument.h"
+#include "cp_parts.h"
+#include "cp_regions.h"
+
+static UInt   part = 1;
+static ULong  dumped;
+static const HChar* trigger = "Program termination";
+
+UInt cp_parts_number(void)          { return part; }
+const HChar* cp_parts_trigger(void) { return trigger; }
+ULong cp_parts_dumped_total(void)   { return dumped; }
+
+void cp_parts_final(void)
+{
+   trigger = "Program termination";
+}
+
+void cp_parts_zero(void)
+{
+   UInt id, n = cp_context_count(), k;
+   for (id = 1; id <= n; id++) {
+      Context* c = cp_context_by_id(id);
+      c->calls = 0;
+      if (c->dense) VG_(memset)(c->dense, 0, c->dense_len * sizeof(ULong));
+      for (k = 0; k < c->ccs_capacity; k++) {
+         const CostCenter* cc = &c->ccs[k];
+         if (cc->sb_key)
+            VG_(memset)(cp_counters_at(cc->counters), 0,
+                        cp_sbinfo_at(cc->sb_key - 1)->n_exits
+                           * sizeof(ULong));
+      }
+   }
+   cp_regions_zero_part();
+}
+
+void cp_parts_dump(const HChar* why)
+{
+   HChar suffix[16];
+   VG_(snprintf)(suffix, sizeof suffix, ".%u", part);
+   trigger = why;
+   dumped += cp_dump_files(suffix);
+   trigger = "Program termination";
+   part++;
+   cp_parts_zero();
+}

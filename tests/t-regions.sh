@@ -1,0 +1,348 @@
+# R. Client requests, collection and instrumentation control, named regions
+#    (docs/regions.md).  Oracles: callgrind itself running the same binaries
+#    with the same requests and options; lackey's totals; cachegrind's self
+#    costs; the structure of the programs (tests/progs/{cgreq,regions,
+#    rthreads,dumps,rfork}.c).
+# shellcheck shell=bash
+
+# region_prog NAME [gcc flags]: builds tests/progs/NAME.c into $BIN once.
+region_prog() {
+    local p=$1
+    shift
+    _locked "prog-$p" gcc -O1 -g -fno-inline -fno-optimize-sibling-calls \
+        -I"$REPO_DIR/cycprof/include" "$@" -o "$BIN/$p" "$TESTS_DIR/progs/$p.c" \
+        >"$W/cache/prog-$p.log" 2>&1
+    [ -x "$BIN/$p" ] || fail "cannot build $p: $(head -n 3 "$W/cache/prog-$p.log")"
+}
+
+# callgrind_file OUT PROG ARGS...: callgrind itself (the oracle) writes OUT.
+callgrind_file() {
+    local out=$PWD/$1
+    shift
+    vg --tool=callgrind --callgrind-out-file="$out" --log-file="$out.log" "$@" \
+        >"$out.stdout" 2>"$out.stderr" </dev/null
+    [ -s "$out" ] || fail "callgrind wrote no $out"
+}
+
+# Same totals and same self cost per function of the program as callgrind,
+# for the requests of a gungraun-style harness and callgrind's options.
+t_regions_callgrind_requests() {
+    need_tool
+    region_prog cgreq
+    local i=0 opts
+    for opts in "" "--instr-atstart=no" "--toggle-collect=bench" \
+        "--collect-atstart=no --toggle-collect=be?ch" \
+        "--toggle-collect=setup --collect-atstart=yes" "--toggle-collect=*eaf"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        callgrind_file "cg.$i" $opts "$BIN/cgreq" 300
+        # shellcheck disable=SC2086
+        cycprof "$PWD/cp.$i" "$PWD/cp.$i.log" --pprof=no $opts -- "$BIN/cgreq" 300 \
+            >"cp.$i.stdout" 2>&1 </dev/null
+        pycheck "cg.$i" "cp.$i" "$opts" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+cg, cp, opts = parse_callgrind(sys.argv[1]), parse_callgrind(sys.argv[2]), sys.argv[3]
+C.eq("options '%s': total (callgrind's file vs cycprof's)" % opts, cg.totals, cp.totals)
+for fn in ("main", "bench", "leaf", "setup"):
+    C.eq("options '%s': self Ir of %s" % (opts, fn), cg.fn_self.get(fn, 0), cp.fn_self.get(fn, 0))
+C.done()
+PY
+        cmp -s "cg.$i.stdout" "cp.$i.stdout" || note "options '$opts': program output differs"
+    done
+}
+register regions-callgrind-requests t_regions_callgrind_requests
+
+# The difference of two CYCPROF_COUNT() reads around a call equals the
+# difference of lackey's totals between a run that makes the call and one
+# that does not (the request's own instructions are left out).
+t_regions_count_vs_lackey() {
+    need_tool
+    region_prog regions
+    local d l0 l1 c0 c1
+    for d in 0 1; do
+        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$BIN/regions" "$d" \
+            3>"count.$d" >"out.$d" 2>&1 </dev/null
+        [ "$(stat -c %s "count.$d")" = 8 ] || fail "regions $d wrote no count"
+    done
+    c0=$(od -An -tu8 count.0 | tr -d ' ')
+    c1=$(od -An -tu8 count.1 | tr -d ' ')
+    l0=$(lackey_total "$BIN/regions" 0) || fail "lackey failed"
+    l1=$(lackey_total "$BIN/regions" 1) || fail "lackey failed"
+    echo "counts: $c0 $c1; lackey: $l0 $l1"
+    [ $((c1 - c0)) = $((l1 - l0)) ] ||
+        fail "COUNT() difference $((c1 - c0)) != lackey difference $((l1 - l0))"
+    [ "$c0" -gt 0 ] && [ "$c0" -lt 10 ] ||
+        note "two reads with 5 instructions between differ by $c0"
+}
+register regions-count-vs-lackey t_regions_count_vs_lackey
+
+# Regions around calls equal the calls' inclusive cost in callgrind's file
+# (plus the call instruction); nesting, self cost, unbalanced ends.
+t_regions_vs_callgrind() {
+    need_tool
+    region_prog regions
+    callgrind_file cg "$BIN/regions" 0 3>/dev/null
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    echo $? >rc
+    pycheck cg cp.log "$(cat rc)" <<'PY' || true
+import sys
+from cyc import *
+from regions import *
+C = Checker()
+cg, log, rc = parse_callgrind(sys.argv[1]), sys.argv[2], sys.argv[3]
+C.eq("exit status", "7", rc)
+t = region_table(log)
+C.true(t is not None, "no region table in the log")
+t = t or {}
+def incl(caller, callee):
+    return sum(c[3] for c in cg.calls if c[0] == caller and c[1] == callee)
+def calls(caller, callee):
+    return sum(c[2] for c in cg.calls if c[0] == caller and c[1] == callee)
+# each region instance spans one call instruction and the call
+C.eq("region inner", (calls("outer", "work"), incl("outer", "work") + 3, incl("outer", "work") + 3),
+     t.get("inner"))
+outer = t.get("outer", (0, 0, 0))
+C.eq("region outer calls", calls("main", "outer"), outer[0])
+# the nested regions' BEGIN and END sequences (7 instructions each, see
+# cycprof.h) are left out of the counts, callgrind counts them
+C.eq("region outer inclusive", incl("main", "outer") + 3 - 3 * 2 * 7, outer[1])
+C.eq("region outer self", outer[1] - t.get("inner", (0, 0, 0))[1], outer[2])
+leaf = incl("mismatched", "leaf") + 1
+C.eq("region b (closed by a's end)", (1, leaf, leaf), t.get("b"))
+C.eq("region a", (1, leaf, 0), t.get("a"))
+C.true("left-open" in t, "the region left open is not in the table")
+w = "".join(warnings(log))
+for what in ("'never-opened' ended but not open", "'a' ended while", "'left-open' still open at exit"):
+    C.true(what in w, "no warning: " + what)
+C.done()
+PY
+}
+register regions-vs-callgrind t_regions_vs_callgrind
+
+# Regions in threads add up over threads, and a thread's region counts
+# only that thread's instructions.  Oracle: cachegrind's self cost of work().
+t_regions_threads() {
+    need_tool
+    region_prog rthreads -pthread
+    local cgo
+    cgo=$(cachegrind_out "$BIN/rthreads") || fail "cachegrind failed"
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/rthreads" >out 2>&1 </dev/null
+    pycheck "$cgo" cp.log <<'PY' || true
+import sys
+from cyc import *
+from regions import *
+C = Checker()
+fns, total = cg_functions(sys.argv[1])
+t = region_table(sys.argv[2]) or {}
+work = fns.get("work", 0)
+C.true(work > 0 and work % 21 == 0, "cachegrind: work() cost %d is not 21 equal calls" % work)
+per_call = work // 21 + 1   # and the call instruction
+C.eq("region work", (20, 20 * per_call, 20 * per_call), t.get("work"))
+main = t.get("main", (0, 0, 0))
+C.true(per_call < main[1] < 4 * per_call,
+       "region main (%d) counts other threads' instructions or misses its own" % main[1])
+C.done()
+PY
+}
+register regions-threads t_regions_threads
+
+# DUMP_STATS(_AT) writes numbered parts like callgrind's; they add up to
+# the run's lackey total.
+t_regions_dump_parts() {
+    need_tool
+    region_prog dumps
+    cycprof "$PWD/out" "$PWD/out.log" -- "$BIN/dumps" >stdout 2>&1 </dev/null
+    local f
+    for f in out.1 out.2 out out.1.pb.gz out.2.pb.gz out.pb.gz; do
+        [ -s "$f" ] || note "no $f"
+    done
+    expect_total_eq_lackey "dumps (all parts)" "$PWD/out" "$BIN/dumps"
+    pycheck "$(lackey_total "$BIN/dumps")" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+want = int(sys.argv[1])
+parts = {p: parse_callgrind(p) for p in ("out.1", "out.2", "out")}
+C.eq("sum of the parts' totals", want, sum((r.totals or [0])[0] for r in parts.values()))
+for p, n, trig in (("out.1", "1", "Client Request: after first work"),
+                   ("out.2", "2", "Client Request"), ("out", "3", "Program termination")):
+    head = open(p).read(4096)
+    C.true(("\npart: %s\n" % n) in head, "%s: no 'part: %s'" % (p, n))
+    C.true(("\ndesc: Trigger: %s\n" % trig) in head, "%s: no 'desc: Trigger: %s'" % (p, trig))
+for p in parts.values():
+    C.true(p.fn_self.get("work", 0) > 0, "a part has no cost for work()")
+C.done()
+PY
+}
+register regions-dump-parts t_regions_dump_parts
+
+# A region open across fork() is closed in both processes.
+t_regions_fork() {
+    need_tool
+    region_prog rfork
+    vg --tool=cycprof --cycprof-helper="$HELPER_BIN" --pprof=no \
+        --cycprof-out-file="$PWD/out.%p" --log-file="$PWD/log.%p" "$BIN/rfork" \
+        >stdout 2>&1 </dev/null
+    [ $? = 0 ] || note "exit status $?"
+    pycheck log.* <<'PY' || true
+import sys
+from regions import *
+from cyc import Checker
+C = Checker()
+tables = [region_table(l) or {} for l in sys.argv[1:]]
+C.eq("processes", 2, len(tables))
+child = [t for t in tables if "child-only" in t]
+parent = [t for t in tables if "child-only" not in t]
+C.eq("child's regions", ["across-fork", "child-only"], sorted(child[0]) if child else None)
+C.eq("parent's regions", ["across-fork"], sorted(parent[0]) if parent else None)
+if child:
+    c = child[0]
+    C.eq("child: across-fork self", c["across-fork"][1] - c["child-only"][1], c["across-fork"][2])
+C.done()
+PY
+}
+register regions-fork t_regions_fork
+
+# Every pprof sample carries the regions it ran in: go tool pprof
+# -tagfocus=region=NAME shows exactly the region's calls.  Oracle:
+# callgrind's inclusive cost of those calls.
+t_regions_pprof_label() {
+    need_tool
+    region_prog regions
+    callgrind_file cg "$BIN/regions" 0 3>/dev/null
+    cycprof "$PWD/cp" "$PWD/cp.log" -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    [ -s cp.pb.gz ] || fail "no pprof profile cp.pb.gz"
+    pycheck cg "$PWD/cp.pb.gz" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+cg, pb = parse_callgrind(sys.argv[1]), sys.argv[2]
+def incl(caller, callee):
+    return sum(c[3] for c in cg.calls if c[0] == caller and c[1] == callee)
+def focused(name):
+    out, err = pprof(["-top", "-tagfocus=region=" + name], pb)
+    m = re.search(r"Total samples = (\d+)", out)
+    n = re.search(r"accounting for (\d+),", out)
+    return int(n.group(1)) if n else 0
+# inside "inner" run: the call instruction, work(), and END's own request
+# sequence (7 instructions: the profile counts it, the table does not)
+C.eq("samples labelled region=inner", incl("outer", "work") + 3 * (1 + 7), focused("inner"))
+C.eq("samples labelled region=b", incl("mismatched", "leaf") + 1 + 7, focused("b"))
+C.done()
+PY
+}
+register regions-pprof-label t_regions_pprof_label
+
+# 'cycprof report --regions' prints the table of the profile again;
+# 'cycprof diff --fail-above' gates a region that grew.
+t_regions_report_diff() {
+    need_tool
+    region_prog regions
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    "$HELPER_BIN" report --regions cp >report 2>&1 || fail "report --regions failed: $(head -n 2 report)"
+    pycheck cp.log report <<'PY' || true
+import re, sys
+from cyc import Checker
+from regions import region_table
+C = Checker()
+logged = region_table(sys.argv[1]) or {}
+printed = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"^(\S+)\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+[\d,]+\s+[\d.]+%$", line.rstrip())
+    if m:
+        printed[m.group(1)] = tuple(int(m.group(i).replace(",", "")) for i in (2, 3, 4))
+C.true(len(logged) == 5, "the log's table has %d regions, not 5" % len(logged))
+C.eq("report --regions vs the log's table", logged, printed)
+C.done()
+PY
+    # NEW: region inner 5% costlier
+    awk -F'\t' 'BEGIN{OFS="\t"} $1=="# cycprof-region" && $5=="inner" {$3=int($3*1.05)} {print}' \
+        cp >new
+    "$HELPER_BIN" diff --fail-above=10 cp new >d10 2>&1 || note "diff --fail-above=10 tripped: $(tail -n 1 d10)"
+    "$HELPER_BIN" diff --fail-above=1 cp new >d1 2>&1
+    [ $? = 3 ] || note "diff --fail-above=1 did not exit 3 for a region 5% costlier"
+    grep -q "region inner" d1 || note "diff does not name region inner: $(tail -n 2 d1)"
+    "$HELPER_BIN" diff --fail-above=0 cp cp >d0 2>&1 || note "diff of a file with itself failed"
+}
+register regions-report-diff t_regions_report_diff
+
+# SP1's cycle-tracker markers printed by a Rust program open and close
+# regions; the program's output is unchanged; --sp1-markers=no turns them
+# off.  Oracle: cachegrind's cost of the functions inside the markers (a
+# region also holds the end of one println! and the start of the next).
+t_regions_sp1_rust() {
+    need_tool
+    command -v rustc >/dev/null || fail "rustc not found (scripts/install-deps installs it)"
+    _locked prog-sp1 rustc -O -g -o "$BIN/sp1" "$TESTS_DIR/progs/sp1.rs" >"$W/cache/prog-sp1.log" 2>&1
+    [ -x "$BIN/sp1" ] || fail "cannot build sp1.rs: $(head -n 3 "$W/cache/prog-sp1.log")"
+    local cgo
+    cgo=$(cachegrind_out "$BIN/sp1") || fail "cachegrind failed"
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/sp1" >out 2>&1 </dev/null
+    cycprof "$PWD/off" "$PWD/off.log" --pprof=no --sp1-markers=no -- "$BIN/sp1" >out.off 2>&1 </dev/null ||
+        note "--sp1-markers=no: exit status $?"
+    cmp -s out "${cgo%.cg.out}.cg.stdout" || note "the program's output differs from its output under cachegrind"
+    pycheck "$cgo" cp.log off.log <<'PY' || true
+import sys
+from cyc import *
+from regions import *
+C = Checker()
+fns, total = cg_functions(sys.argv[1])
+t = region_table(sys.argv[2]) or {}
+C.true(region_table(sys.argv[3]) is None, "--sp1-markers=no: still a region table")
+wa, wb = fns.get("sp1::work_a", 0), fns.get("sp1::work_b", 0)
+C.true(wa > 0 and wb > 0 and wa % 3 == 0, "cachegrind: work_a %d, work_b %d" % (wa, wb))
+PRINT = 5000   # generous bound for the println! machinery inside a region
+def within(name, low):
+    row = t.get(name)
+    C.true(row is not None and row[0] == 1 and low <= row[1] <= low + PRINT,
+           "region %s: %r, expected 1 call and %d..%d instructions" % (name, row, low, low + PRINT))
+within("inner", wb)
+within("verify", wa * 2 // 3)
+setup, inner = t.get("setup", (0, 0, 0)), t.get("inner", (0, 0, 0))
+C.true(setup[1] >= inner[1] + wa // 3, "region setup does not hold inner and work_a(1000)")
+C.eq("region setup self", setup[1] - inner[1], setup[2])
+C.done()
+PY
+}
+register regions-sp1-rust t_regions_sp1_rust
+
+# The crate, built by cargo as a path dependency of a small program:
+# count() around a call equals lackey's difference; guard and closure
+# regions nest.
+t_regions_rust_crate() {
+    need_tool
+    command -v cargo >/dev/null || fail "cargo not found (scripts/install-deps installs it)"
+    cp -r "$TESTS_DIR/progs/crate-user" user
+    sed -i "s|CYCPROF_CRATE|$REPO_DIR/cycprof/rust|" user/Cargo.toml
+    (cd user && CARGO_TARGET_DIR=$PWD/target cargo build --release --offline >../build.log 2>&1) ||
+        fail "cargo build failed: $(tail -n 3 build.log)"
+    local prog=$PWD/user/target/release/crate-user d c0 c1 l0 l1
+    for d in 0 1; do
+        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$prog" "$d" \
+            3>"count.$d" >"out.$d" 2>&1 </dev/null
+        [ "$(stat -c %s "count.$d")" = 8 ] || fail "crate-user $d wrote no count"
+    done
+    c0=$(od -An -tu8 count.0 | tr -d ' ')
+    c1=$(od -An -tu8 count.1 | tr -d ' ')
+    l0=$(lackey_total "$prog" 0) || fail "lackey failed"
+    l1=$(lackey_total "$prog" 1) || fail "lackey failed"
+    echo "counts: $c0 $c1; lackey: $l0 $l1"
+    [ $((c1 - c0)) = $((l1 - l0)) ] ||
+        note "count() difference $((c1 - c0)) != lackey difference $((l1 - l0))"
+    pycheck cp.1.log <<'PY' || true
+import sys
+from cyc import Checker
+from regions import region_table
+C = Checker()
+t = region_table(sys.argv[1]) or {}
+outer, inner = t.get("outer"), t.get("inner")
+C.true(outer and inner and outer[0] == 1 and inner[0] == 1, "regions outer/inner: %r" % t)
+if outer and inner:
+    C.true(inner[1] > 1000 and outer[1] >= inner[1], "inner %r inside outer %r" % (inner, outer))
+    C.eq("outer self", outer[1] - inner[1], outer[2])
+C.done()
+PY
+}
+register regions-rust-crate t_regions_rust_crate
