@@ -61,15 +61,17 @@ t_regions_count_vs_lackey() {
     need_tool
     region_prog regions
     local d l0 l1 c0 c1
+    # Every run writes its count to a file named alike (same length), so
+    # that all four run the same code.
     for d in 0 1; do
-        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$BIN/regions" "$d" \
-            3>"count.$d" >"out.$d" 2>&1 </dev/null
-        [ "$(stat -c %s "count.$d")" = 8 ] || fail "regions $d wrote no count"
+        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$BIN/regions" "$d" "$PWD/count-c.$d" \
+            >"out.$d" 2>&1 </dev/null
+        [ "$(stat -c %s "count-c.$d")" = 8 ] || fail "regions $d wrote no count"
     done
-    c0=$(od -An -tu8 count.0 | tr -d ' ')
-    c1=$(od -An -tu8 count.1 | tr -d ' ')
-    l0=$(lackey_total "$BIN/regions" 0) || fail "lackey failed"
-    l1=$(lackey_total "$BIN/regions" 1) || fail "lackey failed"
+    c0=$(od -An -tu8 count-c.0 | tr -d ' ')
+    c1=$(od -An -tu8 count-c.1 | tr -d ' ')
+    l0=$(lackey_total "$BIN/regions" 0 "$PWD/count-l.0") || fail "lackey failed"
+    l1=$(lackey_total "$BIN/regions" 1 "$PWD/count-l.1") || fail "lackey failed"
     echo "counts: $c0 $c1; lackey: $l0 $l1"
     [ $((c1 - c0)) = $((l1 - l0)) ] ||
         fail "COUNT() difference $((c1 - c0)) != lackey difference $((l1 - l0))"
@@ -83,8 +85,8 @@ register regions-count-vs-lackey t_regions_count_vs_lackey
 t_regions_vs_callgrind() {
     need_tool
     region_prog regions
-    callgrind_file cg "$BIN/regions" 0 3>/dev/null
-    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    callgrind_file cg "$BIN/regions" 0
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 >out 2>&1 </dev/null
     echo $? >rc
     pycheck cg cp.log "$(cat rc)" <<'PY' || true
 import sys
@@ -211,8 +213,8 @@ register regions-fork t_regions_fork
 t_regions_pprof_label() {
     need_tool
     region_prog regions
-    callgrind_file cg "$BIN/regions" 0 3>/dev/null
-    cycprof "$PWD/cp" "$PWD/cp.log" -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    callgrind_file cg "$BIN/regions" 0
+    cycprof "$PWD/cp" "$PWD/cp.log" -- "$BIN/regions" 0 >out 2>&1 </dev/null
     [ -s cp.pb.gz ] || fail "no pprof profile cp.pb.gz"
     pycheck cg "$PWD/cp.pb.gz" <<'PY' || true
 import sys
@@ -240,7 +242,7 @@ register regions-pprof-label t_regions_pprof_label
 t_regions_report_diff() {
     need_tool
     region_prog regions
-    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 >out 2>&1 </dev/null
     "$HELPER_BIN" report --regions cp >report 2>&1 || fail "report --regions failed: $(head -n 2 report)"
     pycheck cp.log report <<'PY' || true
 import re, sys
@@ -320,14 +322,14 @@ t_regions_rust_crate() {
         fail "cargo build failed: $(tail -n 3 build.log)"
     local prog=$PWD/user/target/release/crate-user d c0 c1 l0 l1
     for d in 0 1; do
-        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$prog" "$d" \
-            3>"count.$d" >"out.$d" 2>&1 </dev/null
-        [ "$(stat -c %s "count.$d")" = 8 ] || fail "crate-user $d wrote no count"
+        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$prog" "$d" "$PWD/count-c.$d" \
+            >"out.$d" 2>&1 </dev/null
+        [ "$(stat -c %s "count-c.$d")" = 8 ] || fail "crate-user $d wrote no count"
     done
-    c0=$(od -An -tu8 count.0 | tr -d ' ')
-    c1=$(od -An -tu8 count.1 | tr -d ' ')
-    l0=$(lackey_total "$prog" 0) || fail "lackey failed"
-    l1=$(lackey_total "$prog" 1) || fail "lackey failed"
+    c0=$(od -An -tu8 count-c.0 | tr -d ' ')
+    c1=$(od -An -tu8 count-c.1 | tr -d ' ')
+    l0=$(lackey_total "$prog" 0 "$PWD/count-l.0") || fail "lackey failed"
+    l1=$(lackey_total "$prog" 1 "$PWD/count-l.1") || fail "lackey failed"
     echo "counts: $c0 $c1; lackey: $l0 $l1"
     [ $((c1 - c0)) = $((l1 - l0)) ] ||
         note "count() difference $((c1 - c0)) != lackey difference $((l1 - l0))"
