@@ -30,8 +30,7 @@ Bool   cp_instr_on = True;
 UChar  cp_collect_base = 1;
 Bool   cp_running_on;
 ULong  cp_running;
-ULong  cp_running_scratch_word;
-ULong* cp_running_slot = &cp_running;
+static ULong running_scratch;
 
 SBInfo* cp_request_sb;
 
@@ -41,9 +40,15 @@ static XArray* toggle_patterns;   /* const HChar*, --toggle-collect */
 /* Enough for any superblock's exits (n_exits <= n_instrs + 1). */
 static ULong scratch_counters[CP_MAX_SB_INSTRS + 2];
 
-UWord cp_collect_scratch_base(const SBInfo* sb)
+void cp_collect_lend_scratch(const SBInfo* sb)
 {
-   return (UWord)scratch_counters - sb->local * sizeof(ULong);
+   cp_context_lend((UWord)scratch_counters - sb->local * sizeof(ULong));
+   cp_dense.running = (UWord)&running_scratch;
+}
+
+static void set_collect_owner(Context* c)
+{
+   c->collect_owner = cp_collecting_in(c) ? c->owner : CP_OWNER_NOT_COLLECTING;
 }
 
 Bool cp_collect_option(const HChar* arg)
@@ -87,11 +92,12 @@ void cp_collect_new_context(Context* c)
    if (!c->parent) {
       c->toggled = 0;
       c->region = cp_regions_root_set();
-      return;
+   } else {
+      c->region = c->parent->region;
+      c->toggled = c->parent->toggled
+                   ^ (c->kind == CtxCall && toggles_collection(c->fn));
    }
-   c->region = c->parent->region;
-   c->toggled = c->parent->toggled
-                ^ (c->kind == CtxCall && toggles_collection(c->fn));
+   set_collect_owner(c);
 }
 
 static void republish(void)
@@ -117,7 +123,9 @@ void cp_request_sb_recount(Int delta)
 
 void cp_collect_set(Bool on)
 {
+   UInt id, n = cp_context_count();
    cp_collect_base = on ? 1 : 0;
+   for (id = 1; id <= n; id++) set_collect_owner(cp_context_by_id(id));
    republish();
 }
 
