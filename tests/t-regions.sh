@@ -57,26 +57,34 @@ register regions-callgrind-requests t_regions_callgrind_requests
 # The difference of two CYCPROF_COUNT() reads around a call equals the
 # difference of lackey's totals between a run that makes the call and one
 # that does not (the request's own instructions are left out).
+# count_vs_lackey PROG: PROG D FILE writes to FILE the difference of two
+# count reads around a call made only when D is 1.  That difference, from
+# D=1 minus D=0, must equal lackey's total for D=1 minus D=0.  Every run
+# writes its count to a file named alike (same length), so that all four
+# run the same code.  Sets C0 (the D=0 difference: the code between the
+# reads).
+count_vs_lackey() {
+    local prog=$1 d l0 l1 c1
+    for d in 0 1; do
+        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$prog" "$d" "$PWD/count-c.$d" \
+            >"out.$d" 2>&1 </dev/null
+        [ "$(stat -c %s "count-c.$d")" = 8 ] || fail "$prog $d wrote no count"
+    done
+    C0=$(od -An -tu8 count-c.0 | tr -d ' ')
+    c1=$(od -An -tu8 count-c.1 | tr -d ' ')
+    l0=$(lackey_total "$prog" 0 "$PWD/count-l.0") || fail "lackey failed"
+    l1=$(lackey_total "$prog" 1 "$PWD/count-l.1") || fail "lackey failed"
+    echo "counts: $C0 $c1; lackey: $l0 $l1"
+    [ $((c1 - C0)) = $((l1 - l0)) ] ||
+        note "count difference $((c1 - C0)) != lackey difference $((l1 - l0))"
+}
+
 t_regions_count_vs_lackey() {
     need_tool
     region_prog regions
-    local d l0 l1 c0 c1
-    # Every run writes its count to a file named alike (same length), so
-    # that all four run the same code.
-    for d in 0 1; do
-        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$BIN/regions" "$d" "$PWD/count-c.$d" \
-            >"out.$d" 2>&1 </dev/null
-        [ "$(stat -c %s "count-c.$d")" = 8 ] || fail "regions $d wrote no count"
-    done
-    c0=$(od -An -tu8 count-c.0 | tr -d ' ')
-    c1=$(od -An -tu8 count-c.1 | tr -d ' ')
-    l0=$(lackey_total "$BIN/regions" 0 "$PWD/count-l.0") || fail "lackey failed"
-    l1=$(lackey_total "$BIN/regions" 1 "$PWD/count-l.1") || fail "lackey failed"
-    echo "counts: $c0 $c1; lackey: $l0 $l1"
-    [ $((c1 - c0)) = $((l1 - l0)) ] ||
-        fail "COUNT() difference $((c1 - c0)) != lackey difference $((l1 - l0))"
-    [ "$c0" -gt 0 ] && [ "$c0" -lt 10 ] ||
-        note "two reads with 5 instructions between differ by $c0"
+    count_vs_lackey "$BIN/regions"
+    [ "$C0" -gt 0 ] && [ "$C0" -lt 10 ] ||
+        note "two reads with 5 instructions between differ by $C0"
 }
 register regions-count-vs-lackey t_regions_count_vs_lackey
 
@@ -320,19 +328,7 @@ t_regions_rust_crate() {
     sed -i "s|CYCPROF_CRATE|$REPO_DIR/cycprof/rust|" user/Cargo.toml
     (cd user && CARGO_TARGET_DIR=$PWD/target cargo build --release --offline >../build.log 2>&1) ||
         fail "cargo build failed: $(tail -n 3 build.log)"
-    local prog=$PWD/user/target/release/crate-user d c0 c1 l0 l1
-    for d in 0 1; do
-        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$prog" "$d" "$PWD/count-c.$d" \
-            >"out.$d" 2>&1 </dev/null
-        [ "$(stat -c %s "count-c.$d")" = 8 ] || fail "crate-user $d wrote no count"
-    done
-    c0=$(od -An -tu8 count-c.0 | tr -d ' ')
-    c1=$(od -An -tu8 count-c.1 | tr -d ' ')
-    l0=$(lackey_total "$prog" 0 "$PWD/count-l.0") || fail "lackey failed"
-    l1=$(lackey_total "$prog" 1 "$PWD/count-l.1") || fail "lackey failed"
-    echo "counts: $c0 $c1; lackey: $l0 $l1"
-    [ $((c1 - c0)) = $((l1 - l0)) ] ||
-        note "count() difference $((c1 - c0)) != lackey difference $((l1 - l0))"
+    count_vs_lackey "$PWD/user/target/release/crate-user"
     pycheck cp.1.log <<'PY' || true
 import sys
 from cyc import Checker
