@@ -344,3 +344,31 @@ C.done()
 PY
 }
 register regions-rust-crate t_regions_rust_crate
+
+# With --instr-atstart=no the shadow stack is seeded from Valgrind's
+# unwinder when START_INSTRUMENTATION comes: the measured code's stacks
+# root at _start and main, not at a made-up root.  Oracle: the program's
+# structure (_start -> ... -> main -> bench -> leaf).
+t_regions_instr_seeded_stack() {
+    need_tool
+    region_prog cgreq
+    cycprof "$PWD/cp" "$PWD/cp.log" --instr-atstart=no -- "$BIN/cgreq" 300 >out 2>&1 </dev/null
+    [ -s cp.pb.gz ] || fail "no pprof profile"
+    pycheck "$PWD/cp.pb.gz" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+traces = pprof_traces(sys.argv[1])
+C.true(traces, "no samples")
+for value, frames, labels in traces:
+    rf = [re.sub(r" \(inline\)$", "", f) for f in root_first(frames)]
+    names = [f for f in rf]
+    ok = rf and rf[0] == "_start" and "main" in names
+    if ok and any(fn_matches(f, "leaf") for f in rf):
+        ok = contains_seq(frames[::-1], ["main", "bench", "leaf"]) or \
+             any(rf[i:i + 3] == ["main", "bench", "leaf"] for i in range(len(rf)))
+    C.true(ok, "stack not rooted at _start ... main: %s" % " <- ".join(frames))
+C.done()
+PY
+}
+register regions-instr-seeded-stack t_regions_instr_seeded_stack

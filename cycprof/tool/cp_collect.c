@@ -7,6 +7,7 @@
  * speed); turning it on discards all translations and seeds the shadow
  * stack from Valgrind's unwinder, so stacks still root at _start. */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -245,6 +246,16 @@ static void seed_from_unwinder(ThreadId tid)
    Addr fns[MAX_SEED_FRAMES], sites[MAX_SEED_FRAMES], slots[MAX_SEED_FRAMES];
    UInt n = VG_(get_StackTrace)(tid, ips, MAX_SEED_FRAMES, sps, fps, 0);
    UInt i, k;
+   /* The unwinder may go on past _start into words that are no code
+    * addresses: the stack ends at the first frame outside executable
+    * client memory. */
+   for (k = 0; k < n; k++) {
+      NSegment const* seg = VG_(am_find_nsegment)(ips[k]);
+      if (ips[k] < CP_PSEUDO_LIMIT || !seg || !seg->hasX
+          || (seg->kind != SkFileC && seg->kind != SkAnonC))
+         break;
+   }
+   n = k;
    for (i = 0; i < n; i++) {
       k = n - 1 - i;        /* frame k of the unwinder, outermost first */
       fns[i] = cp_function_of(ips[k]);
