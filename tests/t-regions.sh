@@ -57,24 +57,34 @@ register regions-callgrind-requests t_regions_callgrind_requests
 # The difference of two CYCPROF_COUNT() reads around a call equals the
 # difference of lackey's totals between a run that makes the call and one
 # that does not (the request's own instructions are left out).
+# count_vs_lackey PROG: PROG D FILE writes to FILE the difference of two
+# count reads around a call made only when D is 1.  That difference, from
+# D=1 minus D=0, must equal lackey's total for D=1 minus D=0.  Every run
+# writes its count to a file named alike (same length), so that all four
+# run the same code.  Sets C0 (the D=0 difference: the code between the
+# reads).
+count_vs_lackey() {
+    local prog=$1 d l0 l1 c1
+    for d in 0 1; do
+        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$prog" "$d" "$PWD/count-c.$d" \
+            >"out.$d" 2>&1 </dev/null
+        [ "$(stat -c %s "count-c.$d")" = 8 ] || fail "$prog $d wrote no count"
+    done
+    C0=$(od -An -tu8 count-c.0 | tr -d ' ')
+    c1=$(od -An -tu8 count-c.1 | tr -d ' ')
+    l0=$(lackey_total "$prog" 0 "$PWD/count-l.0") || fail "lackey failed"
+    l1=$(lackey_total "$prog" 1 "$PWD/count-l.1") || fail "lackey failed"
+    echo "counts: $C0 $c1; lackey: $l0 $l1"
+    [ $((c1 - C0)) = $((l1 - l0)) ] ||
+        note "count difference $((c1 - C0)) != lackey difference $((l1 - l0))"
+}
+
 t_regions_count_vs_lackey() {
     need_tool
     region_prog regions
-    local d l0 l1 c0 c1
-    for d in 0 1; do
-        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$BIN/regions" "$d" \
-            3>"count.$d" >"out.$d" 2>&1 </dev/null
-        [ "$(stat -c %s "count.$d")" = 8 ] || fail "regions $d wrote no count"
-    done
-    c0=$(od -An -tu8 count.0 | tr -d ' ')
-    c1=$(od -An -tu8 count.1 | tr -d ' ')
-    l0=$(lackey_total "$BIN/regions" 0) || fail "lackey failed"
-    l1=$(lackey_total "$BIN/regions" 1) || fail "lackey failed"
-    echo "counts: $c0 $c1; lackey: $l0 $l1"
-    [ $((c1 - c0)) = $((l1 - l0)) ] ||
-        fail "COUNT() difference $((c1 - c0)) != lackey difference $((l1 - l0))"
-    [ "$c0" -gt 0 ] && [ "$c0" -lt 10 ] ||
-        note "two reads with 5 instructions between differ by $c0"
+    count_vs_lackey "$BIN/regions"
+    [ "$C0" -gt 0 ] && [ "$C0" -lt 10 ] ||
+        note "two reads with 5 instructions between differ by $C0"
 }
 register regions-count-vs-lackey t_regions_count_vs_lackey
 
@@ -83,8 +93,8 @@ register regions-count-vs-lackey t_regions_count_vs_lackey
 t_regions_vs_callgrind() {
     need_tool
     region_prog regions
-    callgrind_file cg "$BIN/regions" 0 3>/dev/null
-    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    callgrind_file cg "$BIN/regions" 0
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 >out 2>&1 </dev/null
     echo $? >rc
     pycheck cg cp.log "$(cat rc)" <<'PY' || true
 import sys
@@ -211,8 +221,8 @@ register regions-fork t_regions_fork
 t_regions_pprof_label() {
     need_tool
     region_prog regions
-    callgrind_file cg "$BIN/regions" 0 3>/dev/null
-    cycprof "$PWD/cp" "$PWD/cp.log" -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    callgrind_file cg "$BIN/regions" 0
+    cycprof "$PWD/cp" "$PWD/cp.log" -- "$BIN/regions" 0 >out 2>&1 </dev/null
     [ -s cp.pb.gz ] || fail "no pprof profile cp.pb.gz"
     pycheck cg "$PWD/cp.pb.gz" <<'PY' || true
 import sys
@@ -240,7 +250,7 @@ register regions-pprof-label t_regions_pprof_label
 t_regions_report_diff() {
     need_tool
     region_prog regions
-    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 3>/dev/null >out 2>&1 </dev/null
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regions" 0 >out 2>&1 </dev/null
     "$HELPER_BIN" report --regions cp >report 2>&1 || fail "report --regions failed: $(head -n 2 report)"
     pycheck cp.log report <<'PY' || true
 import re, sys
@@ -318,19 +328,7 @@ t_regions_rust_crate() {
     sed -i "s|CYCPROF_CRATE|$REPO_DIR/cycprof/rust|" user/Cargo.toml
     (cd user && CARGO_TARGET_DIR=$PWD/target cargo build --release --offline >../build.log 2>&1) ||
         fail "cargo build failed: $(tail -n 3 build.log)"
-    local prog=$PWD/user/target/release/crate-user d c0 c1 l0 l1
-    for d in 0 1; do
-        cycprof "$PWD/cp.$d" "$PWD/cp.$d.log" --pprof=no -- "$prog" "$d" \
-            3>"count.$d" >"out.$d" 2>&1 </dev/null
-        [ "$(stat -c %s "count.$d")" = 8 ] || fail "crate-user $d wrote no count"
-    done
-    c0=$(od -An -tu8 count.0 | tr -d ' ')
-    c1=$(od -An -tu8 count.1 | tr -d ' ')
-    l0=$(lackey_total "$prog" 0) || fail "lackey failed"
-    l1=$(lackey_total "$prog" 1) || fail "lackey failed"
-    echo "counts: $c0 $c1; lackey: $l0 $l1"
-    [ $((c1 - c0)) = $((l1 - l0)) ] ||
-        note "count() difference $((c1 - c0)) != lackey difference $((l1 - l0))"
+    count_vs_lackey "$PWD/user/target/release/crate-user"
     pycheck cp.1.log <<'PY' || true
 import sys
 from cyc import Checker
@@ -346,3 +344,31 @@ C.done()
 PY
 }
 register regions-rust-crate t_regions_rust_crate
+
+# With --instr-atstart=no the shadow stack is seeded from Valgrind's
+# unwinder when START_INSTRUMENTATION comes: the measured code's stacks
+# root at _start and main, not at a made-up root.  Oracle: the program's
+# structure (_start -> ... -> main -> bench -> leaf).
+t_regions_instr_seeded_stack() {
+    need_tool
+    region_prog cgreq
+    cycprof "$PWD/cp" "$PWD/cp.log" --instr-atstart=no -- "$BIN/cgreq" 300 >out 2>&1 </dev/null
+    [ -s cp.pb.gz ] || fail "no pprof profile"
+    pycheck "$PWD/cp.pb.gz" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+traces = pprof_traces(sys.argv[1])
+C.true(traces, "no samples")
+for value, frames, labels in traces:
+    rf = [re.sub(r" \(inline\)$", "", f) for f in root_first(frames)]
+    names = [f for f in rf]
+    ok = rf and rf[0] == "_start" and "main" in names
+    if ok and any(fn_matches(f, "leaf") for f in rf):
+        ok = contains_seq(frames[::-1], ["main", "bench", "leaf"]) or \
+             any(rf[i:i + 3] == ["main", "bench", "leaf"] for i in range(len(rf)))
+    C.true(ok, "stack not rooted at _start ... main: %s" % " <- ".join(frames))
+C.done()
+PY
+}
+register regions-instr-seeded-stack t_regions_instr_seeded_stack

@@ -454,6 +454,22 @@ static int parse_loc(struct stacks_reader *r, char **f, int n,
     return 0;
 }
 
+/* Room for element n of *arr (elem bytes each, *cap of them), doubling
+ * from `first`; -1 after "out of memory". */
+static int make_room(struct stacks_reader *r, void **arr, size_t n,
+                     size_t *cap, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : first;
+    void *p = realloc(*arr, c * elem);
+    if (!p)
+        return errorf(r, "out of memory");
+    *arr = p;
+    *cap = c;
+    return 0;
+}
+
 /* region ID PARENT NAME: a set of open regions, NAME inside PARENT's. */
 static int parse_region(struct stacks_reader *r, char **f, int n)
 {
@@ -467,14 +483,9 @@ static int parse_region(struct stacks_reader *r, char **f, int n)
         return errorf(r, "region %" PRIu64 ": empty name", id);
     if (id > UINT32_MAX)
         return errorf(r, "region %" PRIu64 ": too many regions", id);
-    if (r->nregions == r->regions_cap) {
-        size_t cap = r->regions_cap ? r->regions_cap * 2 : 16;
-        struct region *rg = realloc(r->regions, cap * sizeof *rg);
-        if (!rg)
-            return errorf(r, "out of memory");
-        r->regions = rg;
-        r->regions_cap = cap;
-    }
+    if (make_room(r, (void **)&r->regions, r->nregions, &r->regions_cap,
+                  sizeof *r->regions, 16) != 0)
+        return -1;
     r->regions[r->nregions].parent = parent;
     r->regions[r->nregions].name = strdup(f[3]);
     if (!r->regions[r->nregions].name)
@@ -512,14 +523,9 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
     if (rec->node.id > UINT32_MAX || rec->node.loc > UINT32_MAX)
         return errorf(r, "node %" PRIu64 ": too many nodes or locations",
                       rec->node.id);
-    if (r->nnodes == r->nodes_cap) {
-        size_t cap = r->nodes_cap ? r->nodes_cap * 2 : 4096;
-        struct node *nd = realloc(r->nodes, cap * sizeof *nd);
-        if (!nd)
-            return errorf(r, "out of memory");
-        r->nodes = nd;
-        r->nodes_cap = cap;
-    }
+    if (make_room(r, (void **)&r->nodes, r->nnodes, &r->nodes_cap,
+                  sizeof *r->nodes, 4096) != 0)
+        return -1;
     struct node *nd = &r->nodes[r->nnodes];
     nd->parent = (uint32_t)rec->node.parent;
     nd->loc = (uint32_t)rec->node.loc;

@@ -359,7 +359,7 @@ VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
    if (sb->fn_entry && sb->fn_entry != cp_top_fn)
       enter_function_by_jump(sb, sp);
    if (!cp_collecting_in(cp_cur_ctx)) {
-      cp_context_lend(cp_collect_scratch_base(sb));
+      cp_collect_lend_scratch(sb);
    } else if (sb->owner == cp_cur_ctx->owner) {
       cp_context_publish(cp_cur_ctx);
    } else {

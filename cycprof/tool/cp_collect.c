@@ -7,6 +7,7 @@
  * speed); turning it on discards all translations and seeds the shadow
  * stack from Valgrind's unwinder, so stacks still root at _start. */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -31,8 +32,7 @@ Bool   cp_instr_on = True;
 UChar  cp_collect_base = 1;
 Bool   cp_running_on;
 ULong  cp_running;
-ULong  cp_running_scratch_word;
-ULong* cp_running_slot = &cp_running;
+static ULong running_scratch;
 
 SBInfo* cp_request_sb;
 
@@ -42,9 +42,15 @@ static XArray* toggle_patterns;   /* const HChar*, --toggle-collect */
 /* Enough for any superblock's exits (n_exits <= n_instrs + 1). */
 static ULong scratch_counters[CP_MAX_SB_INSTRS + 2];
 
-UWord cp_collect_scratch_base(const SBInfo* sb)
+void cp_collect_lend_scratch(const SBInfo* sb)
 {
-   return (UWord)scratch_counters - sb->local * sizeof(ULong);
+   cp_context_lend((UWord)scratch_counters - sb->local * sizeof(ULong));
+   cp_dense.running = (UWord)&running_scratch;
+}
+
+static void set_collect_owner(Context* c)
+{
+   c->collect_owner = cp_collecting_in(c) ? c->owner : CP_OWNER_NOT_COLLECTING;
 }
 
 Bool cp_collect_option(const HChar* arg)
@@ -88,11 +94,12 @@ void cp_collect_new_context(Context* c)
    if (!c->parent) {
       c->toggled = 0;
       c->region = cp_regions_root_set();
-      return;
+   } else {
+      c->region = c->parent->region;
+      c->toggled = c->parent->toggled
+                   ^ (c->kind == CtxCall && toggles_collection(c->fn));
    }
-   c->region = c->parent->region;
-   c->toggled = c->parent->toggled
-                ^ (c->kind == CtxCall && toggles_collection(c->fn));
+   set_collect_owner(c);
 }
 
 static void republish(void)
@@ -118,7 +125,9 @@ void cp_request_sb_recount(Int delta)
 
 void cp_collect_set(Bool on)
 {
+   UInt id, n = cp_context_count();
    cp_collect_base = on ? 1 : 0;
+   for (id = 1; id <= n; id++) set_collect_owner(cp_context_by_id(id));
    republish();
 }
 
@@ -238,6 +247,16 @@ static void seed_from_unwinder(ThreadId tid)
    Addr fns[MAX_SEED_FRAMES], sites[MAX_SEED_FRAMES], slots[MAX_SEED_FRAMES];
    UInt n = VG_(get_StackTrace)(tid, ips, MAX_SEED_FRAMES, sps, fps, 0);
    UInt i, k;
+   /* The unwinder may go on past _start into words that are no code
+    * addresses: the stack ends at the first frame outside executable
+    * client memory. */
+   for (k = 0; k < n; k++) {
+      NSegment const* seg = VG_(am_find_nsegment)(ips[k]);
+      if (ips[k] < CP_PSEUDO_LIMIT || !seg || !seg->hasX
+          || (seg->kind != SkFileC && seg->kind != SkAnonC))
+         break;
+   }
+   n = k;
    for (i = 0; i < n; i++) {
       k = n - 1 - i;        /* frame k of the unwinder, outermost first */
       fns[i] = cp_function_of(ips[k]);

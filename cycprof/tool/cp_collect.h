@@ -13,16 +13,16 @@ extern Bool  cp_instr_on;
 /* Collection on, before --toggle-collect functions on the stack flip it. */
 extern UChar cp_collect_base;
 /* Running count: when on (after the first COUNT or region request), the
- * instrumented code also adds each exit's instructions to
- * *cp_running_slot, which points at cp_running while collecting and at a
- * scratch word while not. */
+ * instrumented code also adds each exit's instructions to the word at
+ * cp_dense.running: cp_running while collecting, a scratch word while
+ * not. */
 extern Bool   cp_running_on;
-extern ULong* cp_running_slot;
 extern ULong  cp_running;
 
 /* Owner value published while collection is off: no superblock has it,
  * so every superblock calls the block-entry helper, which lends it
- * scratch counters. */
+ * scratch counters.  Kept in each context (collect_owner) so that
+ * publishing a context costs what it did without collection control. */
 #define CP_OWNER_NOT_COLLECTING 0xFFFFFFFFu
 
 static inline Bool cp_collecting_in(const Context* ctx)
@@ -30,21 +30,9 @@ static inline Bool cp_collecting_in(const Context* ctx)
    return (cp_collect_base ^ ctx->toggled) != 0;
 }
 
-extern ULong cp_running_scratch_word;
-
-/* Called by cp_context_publish: the owner the inline code compares. */
-static inline UWord cp_collect_owner(const Context* ctx)
-{
-   if (cp_collecting_in(ctx)) {
-      cp_running_slot = &cp_running;
-      return ctx->owner;
-   }
-   cp_running_slot = &cp_running_scratch_word;
-   return CP_OWNER_NOT_COLLECTING;
-}
-
-/* Counters for a superblock that runs while collection is off. */
-UWord cp_collect_scratch_base(const SBInfo* sb);
+/* Lends scratch counters to a superblock that runs while collection is
+ * off (its run counts nowhere). */
+void  cp_collect_lend_scratch(const SBInfo* sb);
 
 /* Sets what a new context inherits: toggle parity and region. */
 void  cp_collect_new_context(Context* c);

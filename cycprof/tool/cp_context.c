@@ -221,7 +221,7 @@ ULong* cp_counters(Context* ctx, SBInfo* sb)
 }
 
 /* Owner 0 is nobody's: every superblock calls the helper. */
-DenseCounters cp_dense = { 0, 0 };
+DenseCounters cp_dense = { 0, 0, (UWord)&cp_running };
 
 /* Geometric growth while the function's code is still being translated,
  * bounded so that a finished function wastes at most a quarter. */
@@ -245,6 +245,7 @@ void cp_context_lend(UWord base)
 {
    cp_dense.owner = 0;
    cp_dense.base = base;
+   cp_dense.running = (UWord)&cp_running;
 }
 
 Bool cp_context_ran_code(const Context* ctx)

@@ -25,6 +25,7 @@ ULong*      cp_counters(Context* ctx, SBInfo* sb);
 typedef struct {
    UWord owner;
    UWord base;
+   UWord running;   /* where the running count goes (cp_collect.h) */
 } DenseCounters;
 extern DenseCounters cp_dense;
 
@@ -37,7 +38,8 @@ void        cp_context_cover_owner(Context* ctx);
 static inline void cp_context_publish(Context* ctx)
 {
    if (ctx->dense_epoch != cp_owners_epoch) cp_context_cover_owner(ctx);
-   cp_dense.owner = cp_collect_owner(ctx);
+   cp_dense.owner = ctx->collect_owner;
+   cp_dense.running = (UWord)&cp_running;
    cp_dense.base = (UWord)ctx->dense;
 }
 /* For a superblock its frame's function does not own: base such that its

@@ -270,7 +270,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       IRStmt* st = in->stmts[i];
       if (!counters && st->tag == Ist_IMark) {
          counters = add_prologue(out, sb, layout);
-         if (cp_running_on) running = load64(out, &cp_running_slot);
+         if (cp_running_on) running = load64(out, &cp_dense.running);
       }
       if (st->tag == Ist_IMark) {
          current_instr = (Addr)st->Ist.IMark.addr;

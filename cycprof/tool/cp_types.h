@@ -99,6 +99,8 @@ typedef struct Context {
    Bool        reentry;
    UChar       toggled;    /* --toggle-collect frames on its chain, mod 2 */
    UInt        region;     /* open region set (cp_regions.h), 0: none */
+   UInt        collect_owner; /* owner, or CP_OWNER_NOT_COLLECTING while
+                               * collection is off here (cp_collect.h) */
    CostCenter* ccs;        /* [ccs_capacity], a power of two, or NULL:
                             * superblocks run here that fn does not own */
    UInt        n_ccs;

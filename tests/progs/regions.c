@@ -1,10 +1,13 @@
 /* cycprof.h's counts and regions, checked against lackey and callgrind.
- *   regions D   D is 0 or 1: whether the counted call to work() runs;
- *               the difference of the two COUNT() reads goes to fd 3 as
- *               8 raw bytes (a printf would cost more for longer numbers).
+ *   regions D [FILE]  D is 0 or 1: whether the counted call to work()
+ *               runs; the difference of the two COUNT() reads goes to FILE
+ *               as 8 raw bytes (a printf would cost more for longer
+ *               numbers); every run, under every tool, writes it, so that
+ *               all run the same code.
  * Then: 3 calls of outer() in region "outer", each with work() in the
  * nested region "inner"; an END of a region never opened; a region
  * left open at exit; a mismatched END. */
+#include <fcntl.h>
 #include <unistd.h>
 #include "cycprof.h"
 
@@ -42,7 +45,11 @@ int main(int argc, char** argv)
    if (doit) work();
    c[1] = CYCPROF_COUNT();
    d = c[1] - c[0];
-   if (write(3, &d, sizeof d) != sizeof d) return 2;
+   if (argc > 2) {
+      int fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0 || write(fd, &d, sizeof d) != sizeof d) return 2;
+      close(fd);
+   }
    for (int k = 0; k < 3; k++) {
       CYCPROF_REGION_BEGIN("outer");
       outer();

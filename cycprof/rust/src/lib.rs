@@ -52,6 +52,16 @@ const REQ_STOP_INSTRUMENTATION: u64 = CALLGRIND_BASE + 5;
 /// Longest name passed by length (longer names are cut by the tool).
 const MAX_NAME: usize = 255;
 
+/// Valgrind's amd64 client-request sequence: RAX points at the argument
+/// block, RDX gets the result.  Valgrind decodes it as one instruction;
+/// elsewhere the rotations cancel out and the xchg does nothing.
+#[cfg(target_arch = "x86_64")]
+macro_rules! special_sequence {
+    () => {
+        "rol rdi, 3\nrol rdi, 13\nrol rdi, 61\nrol rdi, 51\nxchg rbx, rbx"
+    };
+}
+
 /// A request with its whole argument block built inside the asm, so that
 /// the tool knows its instruction count (args[2]: 7, the four `rol`s and
 /// the `xchg` being one instruction to Valgrind): count and thread_count.
@@ -69,11 +79,7 @@ macro_rules! self_contained_request {
                 concat!("push ", $req),
                 "mov rax, rsp",
                 "xor edx, edx",
-                "rol rdi, 3",
-                "rol rdi, 13",
-                "rol rdi, 61",
-                "rol rdi, 51",
-                "xchg rbx, rbx",
+                special_sequence!(),
                 "add rsp, 24",
                 out("rax") _,
                 out("rdx") result,
@@ -94,11 +100,7 @@ fn request(args: &[u64; 6]) -> u64 {
         unsafe {
             asm!(
                 "xor edx, edx",
-                "rol rdi, 3",
-                "rol rdi, 13",
-                "rol rdi, 61",
-                "rol rdi, 51",
-                "xchg rbx, rbx",
+                special_sequence!(),
                 in("rax") args.as_ptr(),
                 out("rdx") result,
             );
@@ -146,11 +148,7 @@ macro_rules! named_request {
                 concat!("push ", $req),
                 "mov rax, rsp",
                 "xor edx, edx",
-                "rol rdi, 3",
-                "rol rdi, 13",
-                "rol rdi, 61",
-                "rol rdi, 51",
-                "xchg rbx, rbx",
+                special_sequence!(),
                 "add rsp, 24",
                 own = in(reg) (7 | (len as u64) << 8),
                 name = in(reg) name.as_ptr(),

@@ -372,6 +372,30 @@ t_memory_flat() {
     ok memory-flat
 }
 
+# ------------------------------------------------------------- regions
+# basic.stacks with two region sets (outer, and inner inside it) and
+# thread 2's root node in the inner one: its samples (1000 instructions)
+# get the labels region=inner and region=outer, the others none.
+t_regions() {
+    local B=$T/basic.stacks R=$T/regions.stacks rc
+    sed '30a region\t1\t0\touter\nregion\t2\t1\tinner' "$B" |
+        sed '41s/^node\t9\t0\t0$/node\t9\t0\t0\t2/' >"$R"
+    "$CYCPROF" pprof "$R" -o "$T/regions.pb.gz" 2>"$T/regions.err"; rc=$?
+    [ $rc -eq 0 ] || { fail regions "conversion exit $rc: $(head -c 200 "$T/regions.err")"; return; }
+    local r o i
+    r=$(pp -raw "$T/regions.pb.gz" | grep -c 'region:\[inner outer\]\|region:\[outer inner\]')
+    o=$(pp -top -tagfocus=region=outer "$T/regions.pb.gz" | sed -n 's/.*accounting for \([0-9]*\),.*/\1/p')
+    i=$(pp -top -tagfocus=region=inner "$T/regions.pb.gz" | sed -n 's/.*accounting for \([0-9]*\),.*/\1/p')
+    [ "$o" = 1000 ] && [ "$i" = 1000 ] ||
+        { fail regions "tagfocus totals: outer '$o', inner '$i', want 1000 ($r labelled samples)"; return; }
+    ok regions
+    sed '31s/\t0\touter/\t3\touter/' "$R" | bad region-undefined-parent 31 "region 3 is not defined"
+    sed '41s/\t2$/\t7/' "$R" | bad node-undefined-region 41 "region 7 is not defined"
+    sed '31s/\touter$/\t/' "$R" | bad region-empty-name 31 "empty name"
+    awk 'NR == 31 || NR == 32 { held = held $0 "\n"; next } { print } NR == 36 { printf "%s", held }' "$R" |
+        bad region-after-node 35 "'region' record after 'node' records"
+}
+
 t_bench() {
     python3 "$HERE/gen_big_dump.py" 1000000 "$T/big.stacks" || { fail bench "cannot generate the dump"; return; }
     set -- $(measure "$CYCPROF" pprof "$T/big.stacks" -o "$T/big.pb.gz")
@@ -394,6 +418,7 @@ if t_convert; then
     t_locations
     t_bad_inputs
     t_atomic
+    t_regions
 fi
 t_missing_dump
 t_elf_flavours
