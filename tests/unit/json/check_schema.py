@@ -153,6 +153,12 @@ def check_diff(doc):
             problems.append("$.rows[%d]: an unchanged row is listed" % i)
         prev = m
     count(doc, "omitted", "$")
+    regions = need(doc, "regions", (list,), "$") or []
+    for i, c in enumerate(regions):
+        need(c, "region", (str,), "$.regions[%d]" % i)
+        change(c, "$.regions[%d]" % i, False, by)
+        if c.get("status") == "unchanged":
+            problems.append("$.regions[%d]: an unchanged region is listed" % i)
     g = need(doc, "gate", (dict,), "$") or {}
     fa = need(g, "fail_above_pct", (int, float), "$.gate", nullable=True)
     mc = count(g, "min_change", "$.gate")
@@ -163,13 +169,17 @@ def check_diff(doc):
         change(c, "$.gate.tripped[%d]" % i, True, by)
         if c not in rows:
             problems.append("$.gate.tripped[%d]: not among the listed rows" % i)
+    trr = need(g, "tripped_regions", (list,), "$.gate") or []
+    for i, c in enumerate(trr):
+        if c not in regions:
+            problems.append("$.gate.tripped_regions[%d]: not among the regions" % i)
     # The verdict follows from the numbers (docs/cli/json.md, diff.md).
     def trips(c):
         b, n = c.get("base", 0), c.get("new", 0)
         return (fa is not None and n > b and n - b >= (mc or 0) and
                 (b == 0 or (n - b) * 100.0 / b > fa))
     if fa is None:
-        if v != "off" or tt or tr:
+        if v != "off" or tt or tr or trr:
             problems.append("$.gate: no --fail-above, want verdict off")
     else:
         want_rows = [c for c in rows if trips(c)]
@@ -177,7 +187,10 @@ def check_diff(doc):
             problems.append("$.gate.tripped: %d rows, want %d" % (len(tr), len(want_rows)))
         if tt != trips(doc.get("total", {})):
             problems.append("$.gate.total_tripped: %r is wrong" % tt)
-        want_v = "fail" if (tt or tr) else "pass"
+        want_regions = [c for c in regions if trips(c)]
+        if trr != want_regions:
+            problems.append("$.gate.tripped_regions: %d regions, want %d" % (len(trr), len(want_regions)))
+        want_v = "fail" if (tt or tr or trr) else "pass"
         if v != want_v:
             problems.append("$.gate.verdict: %r, want %r" % (v, want_v))
 

@@ -396,6 +396,39 @@ t_regions() {
         bad region-after-node 35 "'region' record after 'node' records"
 }
 
+# Three 600-deep stacks (cut to 256 frames, merged by stack_merge): two in
+# region a, one in region b. The merge must keep the region sets apart and
+# the labels on: -tagfocus=region=a counts 5 + 11, region=b 7.
+t_deep_stack_regions() {
+    python3 - "$T/deepr.stacks" <<'EOF2' || { fail deep-stack-regions "cannot write the dump"; return; }
+import sys
+n = 600
+with open(sys.argv[1], "w") as f:
+    f.write("cycprof-stacks\t1\ncmd\trec\npid\t1\nduration_ns\t1\ntotal\t23\n")
+    f.write("fn\t1\t1\trec\trec\trec.c\nloc\t1\t0\t0\t1:2\nloc\t2\t0\t0\t1:3\n")
+    f.write("region\t1\t0\ta\nregion\t2\t0\tb\n")
+    node, leaves = 0, []
+    for region in (1, 2, 1):
+        node += 1
+        f.write("node\t%d\t0\t0\t%d\n" % (node, region))
+        for _ in range(n):
+            node += 1
+            f.write("node\t%d\t%d\t1\n" % (node, node - 1))
+        leaves.append(node)
+    for leaf, count in zip(leaves, (5, 7, 11)):
+        f.write("sample\t%d\t2\t1\t%d\n" % (leaf, count))
+    f.write("end\t3\n")
+EOF2
+    "$CYCPROF" pprof "$T/deepr.stacks" -o "$T/deepr.pb.gz" 2>"$T/err" ||
+        { fail deep-stack-regions "exit $?: $(head -c 300 "$T/err")"; return; }
+    local a b
+    a=$(pp -top -tagfocus=region=a "$T/deepr.pb.gz" | sed -n 's/.*accounting for \([0-9]*\),.*/\1/p')
+    b=$(pp -top -tagfocus=region=b "$T/deepr.pb.gz" | sed -n 's/.*accounting for \([0-9]*\),.*/\1/p')
+    [ "$a" = 16 ] && [ "$b" = 7 ] ||
+        { fail deep-stack-regions "tagfocus totals: a '$a' (want 16), b '$b' (want 7)"; return; }
+    ok deep-stack-regions
+}
+
 t_bench() {
     python3 "$HERE/gen_big_dump.py" 1000000 "$T/big.stacks" || { fail bench "cannot generate the dump"; return; }
     set -- $(measure "$CYCPROF" pprof "$T/big.stacks" -o "$T/big.pb.gz")
@@ -424,6 +457,7 @@ t_missing_dump
 t_elf_flavours
 t_empty_profile
 t_deep_stack
+t_deep_stack_regions
 t_memory_flat
 [ "${CYCPROF_BENCH:-}" = 1 ] && t_bench
 finish
