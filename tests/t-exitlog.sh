@@ -27,3 +27,25 @@ t_exit_log_names_files() {
         fail "with --pprof=no, the log says '$(_after_refs c.log | tr '\n' '|')'"
 }
 register exit-log-names-files t_exit_log_names_files
+
+# Parts dumped while the program runs (CALLGRIND_DUMP_STATS, tests/progs/dumps.c)
+# are written like the files at exit (through a symlink to its target) and
+# named in the log when written, before 'I   refs:'; after it only the last part.
+t_exit_log_names_parts() {
+    need_tool
+    region_prog dumps
+    mkdir real && ln -s real/first out.1
+    cycprof "$PWD/out" "$PWD/a.log" -- "$BIN/dumps" >/dev/null 2>&1 </dev/null ||
+        fail "valgrind --tool=cycprof exited $?"
+    [ -L out.1 ] && [ -s real/first ] || note "the part out.1 did not go through the symlink to real/first"
+    local before want
+    before=$(sed -n '/I   refs:/q;p' a.log | sed 's/^==[0-9]*== //' | grep '^cycprof: wrote ')
+    want=$(printf 'cycprof: wrote %s\n' "$PWD/real/first" "$PWD/out.1.pb.gz" "$PWD/out.2" "$PWD/out.2.pb.gz")
+    [ "$before" = "$want" ] ||
+        note "before 'I   refs:' the log says '$(echo "$before" | tr '\n' '|')', want '$(echo "$want" | tr '\n' '|')'"
+    want=$(printf 'cycprof: wrote %s\ncycprof: wrote %s' "$PWD/out" "$PWD/out.pb.gz")
+    [ "$(_after_refs a.log)" = "$want" ] ||
+        note "after 'I   refs:' the log says '$(_after_refs a.log | tr '\n' '|')', want '$(echo "$want" | tr '\n' '|')'"
+    true
+}
+register exit-log-names-parts t_exit_log_names_parts
