@@ -170,7 +170,8 @@ L.append("end\t%d" % n)
 open("chain.stacks", "w").write("\n".join(L) + "\n")
 PY
 mkfifo p.fifo
-cat p.fifo >p.copy & reader=$!
+# (the readers give up after 120 s: a FIFO replaced by a file gets no writer)
+timeout 120 cat p.fifo >p.copy & reader=$!
 run pprof-fifo "$CYC" pprof chain.stacks -o p.fifo
 wait $reader
 cp p.copy p.copy.pb.gz
@@ -184,7 +185,7 @@ deepest=$(awk '{n = gsub(/;/, ";"); if (n > m) m = n} END {print m + 1}' chain.f
 [ "$total" = 45150 ] && [ "$deepest" = 256 ] && grep -q 'left out' chain.folded && ok deep-stack-cut ||
     bad deep-stack-cut "total $total (want 45150), deepest stack $deepest frames (want 256)"
 mkfifo f.fifo
-cat f.fifo >f.copy & reader=$!
+timeout 120 cat f.fifo >f.copy & reader=$!
 run folded-fifo "$CYC" folded p.copy.pb.gz -o f.fifo
 wait $reader
 [ $RC = 0 ] && [ -p f.fifo ] && cmp -s f.copy chain.folded && ok folded-output-fifo ||
