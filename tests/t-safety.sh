@@ -77,6 +77,13 @@ t_out_fifo_and_stdout() {
     mkfifo cg.fifo pb.fifo
     cat cg.fifo >cg.copy & local r1=$!
     cat pb.fifo >pb.copy & local r2=$!
+    # a writer finds them only once they wait on the FIFOs
+    local i
+    for i in $(seq 200); do
+        [ "$(cat /proc/$r1/wchan 2>/dev/null)" = wait_for_partner ] &&
+            [ "$(cat /proc/$r2/wchan 2>/dev/null)" = wait_for_partner ] && break
+        sleep 0.05
+    done
     cycprof "$PWD/cg.fifo" "$PWD/vg.log" --pprof-out-file="$PWD/pb.fifo" -- "$BIN/fib" 12 >out.txt 2>err.txt
     local rc=$?
     reap $r1 $r2
