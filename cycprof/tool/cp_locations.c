@@ -220,6 +220,7 @@ static UInt location_with(LocationSet* s, Addr a, const InlineLevel* levels,
       l->addr = a;
       l->n_levels = n;
       l->unnamed = unnamed;
+      l->renamed_as = 0;
       l->levels = cp_arena_alloc(n * sizeof(InlineLevel));
       VG_(memcpy)(l->levels, levels, n * sizeof(InlineLevel));
    }
@@ -275,12 +276,27 @@ UInt cp_locset_id_as(LocationSet* s, Addr a, Addr name_addr)
    known = cp_addrmap_find(&s->renamed, ((UWord)base << 32) | name);
    if (known) return *known;
    l = &s->locations[base - 1];
+   if (!s->by_line && l->renamed_as == name) return base;
    n = l->n_levels;
    VG_(memcpy)(levels, l->levels, n * sizeof(InlineLevel));
    obj = cp_object_index_of(name_addr);
    VG_(snprintf)(fn, sizeof fn, "0x%016lx",
                  obj >= 0 ? name_addr - cp_object(obj)->bias : name_addr);
-   levels[n - 1].fn = function_id(&s->functions, fn, "");
+   {
+      /* Keep the source file the debug info gives, if any. */
+      const HChar* key = cp_strtab_get(s->functions.fn_keys, levels[n - 1].fn);
+      const HChar* tab = VG_(strchr)(key, '\t');
+      levels[n - 1].fn = function_id(&s->functions, fn, tab ? tab + 1 : "");
+   }
+   /* By instruction the location is the address's own: the first name
+    * it gets replaces "???", so that an address has two locations only
+    * when contexts name its code differently. */
+   if (!s->by_line && !l->renamed_as) {
+      s->locations[base - 1].renamed_as = name;
+      s->locations[base - 1].levels[n - 1] = levels[n - 1];
+      cp_addrmap_put(&s->renamed, ((UWord)base << 32) | name, base);
+      return base;
+   }
    {
       UInt id = location_with(s, a, levels, n, False);
       cp_addrmap_put(&s->renamed, ((UWord)base << 32) | name, id);

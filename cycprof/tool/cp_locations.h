@@ -18,6 +18,7 @@ typedef struct {
    Addr         addr;        /* by line: the lowest address that maps here */
    UInt         n_levels;    /* innermost first */
    Bool         unnamed;     /* the outermost level has no symbol */
+   UInt         renamed_as;  /* by instruction: the name given in place */
    InlineLevel* levels;
 } Location;
 

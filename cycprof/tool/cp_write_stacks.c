@@ -71,13 +71,25 @@ typedef struct {
 /* Objects by name, as the callgrind file's names tell them apart (the
  * process's mappings list leaves some out, e.g. the preloads): a hash of
  * the name, 0 for none. */
+static AddrMap object_of_page;   /* page -> debug_object, memoized */
+
 static UWord debug_object(Addr a)
 {
    const HChar* name;
    UWord h = 14695981039346656037ULL;
-   if (!VG_(get_objname)(VG_(current_DiEpoch)(), a, &name)) return 0;
-   for (; *name; name++) h = (h ^ (UChar)*name) * 1099511628211ULL;
-   return h | 1;
+   UWord* known;
+   /* Mappings start and end on page boundaries: one lookup per page. */
+   if (!object_of_page.keys) cp_addrmap_init(&object_of_page, 1024);
+   known = cp_addrmap_find(&object_of_page, (a >> 12) + 1);
+   if (known) return *known;
+   if (VG_(get_objname)(VG_(current_DiEpoch)(), a, &name)) {
+      for (; *name; name++) h = (h ^ (UChar)*name) * 1099511628211ULL;
+      h |= 1;
+   } else {
+      h = 0;
+   }
+   cp_addrmap_put(&object_of_page, (a >> 12) + 1, h);
+   return h;
 }
 
 typedef struct {
