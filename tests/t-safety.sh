@@ -79,6 +79,13 @@ t_out_fifo_and_stdout() {
     mkfifo cg.fifo pb.fifo
     cat cg.fifo >cg.copy & local r1=$!
     cat pb.fifo >pb.copy & local r2=$!
+    # a writer finds them only once they wait on the FIFOs
+    local i
+    for i in $(seq 200); do
+        [ "$(cat /proc/$r1/wchan 2>/dev/null)" = wait_for_partner ] &&
+            [ "$(cat /proc/$r2/wchan 2>/dev/null)" = wait_for_partner ] && break
+        sleep 0.05
+    done
     cycprof "$PWD/cg.fifo" "$PWD/vg.log" --pprof-out-file="$PWD/pb.fifo" -- "$BIN/fib" 12 >out.txt 2>err.txt
     local rc=$?
     reap $r1 $r2
@@ -98,6 +105,11 @@ t_out_fifo_and_stdout() {
     cycprof "$PWD/stdout.link" "$PWD/vg3.log" --pprof=no -- "$BIN/fib" 12 >stdout.txt 2>err3.txt
     [ -L stdout.link ] || note "a link to /proc/self/fd/1 given as --cycprof-out-file was replaced"
     [ "$(head -n 1 stdout.txt)" = 144 ] || note "the program's own output is not first on stdout: $(head -c 80 stdout.txt)"
+    # without --pprof-out-file no pprof name is made up beside it: one line
+    cycprof "$PWD/stdout.link" "$PWD/vg4.log" -- "$BIN/fib" 12 >stdout4.txt 2>err4.txt
+    [ -e stdout.link.pb.gz ] && note "a pprof file stdout.link.pb.gz was made up beside /dev/stdout"
+    [ "$(cp_lines vg4.log | grep -c "no pprof profile: $PWD/stdout.link is not a regular file")" = 1 ] ||
+        note "no one line saying why there is no pprof profile: $(cp_lines vg4.log | tr '\n' ' ')"
     sed 1d stdout.txt >stdout.cg
     pycheck stdout.cg vg3.log <<'PY'
 import sys, cyc
@@ -107,7 +119,7 @@ C.eq("callgrind summary on stdout = I refs", [cyc.refs_total(sys.argv[2])], r.su
 C.done()
 PY
     expect_no_leftovers cg.fifo pb.fifo lonely.fifo stdout.link cg.copy pb.copy vg.log vg2.log vg3.log \
-        out.txt err.txt err3.txt stdout.txt stdout.cg
+        vg4.log out.txt err.txt err3.txt err4.txt stdout.txt stdout4.txt stdout.cg
 }
 register safety-out-fifo-stdout t_out_fifo_and_stdout
 
@@ -207,7 +219,7 @@ t_bad_granularity() {
 register safety-bad-granularity t_bad_granularity
 
 # Processes writing under one output name at the same time (two runs of a
-# program that forks 12 children): no shared intermediate file, and the
+# program that forks 20 children): no shared intermediate file, and the
 # callgrind file and the pprof profile left belong to the same process.
 t_shared_output_name() {
     need_tool
@@ -215,12 +227,14 @@ t_shared_output_name() {
     local round
     for round in 1 2 3; do
         rm -f x.out x.out.pb.gz
-        cycprof "$PWD/x.out" "$PWD/a.log.%p" -- "$PWD/forkn" 12 >/dev/null 2>&1 &
+        cycprof "$PWD/x.out" "$PWD/a.log.%p" -- "$PWD/forkn" 20 >/dev/null 2>a.err &
         local p1=$!
-        cycprof "$PWD/x.out" "$PWD/b.log.%p" -- "$PWD/forkn" 12 >/dev/null 2>&1 &
+        cycprof "$PWD/x.out" "$PWD/b.log.%p" -- "$PWD/forkn" 20 >/dev/null 2>b.err &
         local p2=$!
         wait $p1 $p2
-        local bad; bad=$(cat ./*.log.* | grep -E '^==[0-9]+== cycprof: ' | grep -v '== cycprof: wrote ' | head -n 3)
+        # the tool's messages (log) and the helper's (stderr, where the
+        # program's go): none expected
+        local bad; bad=$({ cat ./*.log.* | grep -E '^==[0-9]+== cycprof: ' | grep -v '== cycprof: wrote '; cat a.err b.err; } | head -n 3)
         [ -z "$bad" ] || note "round $round: $(echo "$bad" | tr '\n' ' ')"
         [ -s x.out ] && [ -s x.out.pb.gz ] || fail "round $round: no x.out or x.out.pb.gz"
         pycheck x.out x.out.pb.gz "$round" <<'PY'
@@ -231,7 +245,7 @@ _, samples = cyc.pprof_raw(sys.argv[2])
 C.eq("round %s: pprof total = callgrind summary" % sys.argv[3], r.summary, [sum(s.value for s in samples)])
 C.done()
 PY
-        expect_no_leftovers x.out x.out.pb.gz forkn *.log.*
+        expect_no_leftovers x.out x.out.pb.gz forkn a.err b.err *.log.*
         rm -f ./*.log.*
     done
 }

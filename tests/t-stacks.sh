@@ -33,10 +33,11 @@ register stack-recursion-nofold t_recursion_nofold
 
 t_tailcall() {
     need_tool; need_prog tailcall
-    # the program must really contain a tail call: ta ends in a jmp to tb
+    # the program must really contain a tail call: ta ends in a jump to tb
+    # (x86 jmp, arm64 b)
     objdump -d --no-show-raw-insn "$BIN/tailcall" | awk '/<ta>:/{f=1;next} f&&/^$/{exit} f' >ta.s
-    grep -q -E 'jmp +[0-9a-f]+ <tb>' ta.s || fail "test program: ta() does not tail-jump to tb (objdump: $(tr '\n' ' ' <ta.s | cut -c1-200))"
-    grep -q -E 'call +[0-9a-f]+ <tb>' ta.s && fail "test program: ta() calls tb instead of jumping"
+    grep -q -E '[[:space:]](jmp|b)[[:space:]]+[0-9a-f]+ <tb>' ta.s || fail "test program: ta() does not tail-jump to tb (objdump: $(tr '\n' ' ' <ta.s | cut -c1-200))"
+    grep -q -E '[[:space:]](call|bl)[[:space:]]+[0-9a-f]+ <tb>' ta.s && fail "test program: ta() calls tb instead of jumping"
     local b; b=$(prof -- "$BIN/tailcall" 100) || exit 1
     sc tailcall "$b.pb.gz" "$(cachegrind_out "$BIN/tailcall" 100)"
 }

@@ -35,7 +35,10 @@ register totals-gzip t_totals_gzip
 
 # python3 running a small script. -S -s (not -I: -I implies -E, which ignores
 # PYTHONHASHSEED and makes instruction counts vary from run to run).
-PY_ENV=(PYTHONDONTWRITEBYTECODE=1 PYTHONHASHSEED=0)
+# LD_PRELOAD: Python 3.14+ calls pthread_getattr_np at startup, which scans
+# /proc/self/maps; under Valgrind that file differs between tools (see
+# progs/stackattr_preload.c), so the count would differ from the oracles'.
+PY_ENV=(PYTHONDONTWRITEBYTECODE=1 PYTHONHASHSEED=0 LD_PRELOAD="$BIN/libstackattr.so")
 t_totals_python() {
     need_tool
     RUN_ENV=("${PY_ENV[@]}")

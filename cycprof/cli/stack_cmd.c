@@ -47,17 +47,17 @@ int sc_write(const stack_cmd_t *c, int (*write)(FILE *f, const void *ctx),
         return 0;
     }
     if (of_open(&o, c->out, err, sizeof err) != 0) {
-        cu_err(c->name, "cannot write %s", err);
+        cu_err(c->name, "%s", err);
         return -1;
     }
     if (write(o.f, ctx) < 0) {
         int e = errno;
         of_abort(&o);
-        cu_err(c->name, "cannot write %s: %s", c->out, strerror(e));
+        cu_err(c->name, "%s: %s", c->out, strerror(e));
         return -1;
     }
     if (of_commit(&o, err, sizeof err) != 0) {
-        cu_err(c->name, "cannot write %s", err);
+        cu_err(c->name, "%s", err);
         return -1;
     }
     return 0;

@@ -130,15 +130,14 @@ static void free_destination(Destination* d)
 
 /* The dump lives beside a regular target; a device's directory is no
  * place for it. */
-static HChar* stacks_dump_path(const Destination* pb)
+static HChar* stacks_dump_path(const Destination* pb, Int pid)
 {
    SizeT n = VG_(strlen)(pb->target.path) + VG_(strlen)(VG_(tmpdir)()) + 48;
    HChar* dump = VG_(malloc)("cp.dump.stacks", n);
    if (pb->target.in_place)
-      VG_(snprintf)(dump, n, "%s/cycprof.%d.stacks", VG_(tmpdir)(),
-                    VG_(getpid)());
+      VG_(snprintf)(dump, n, "%s/cycprof.%d.stacks", VG_(tmpdir)(), pid);
    else
-      VG_(snprintf)(dump, n, "%s.stacks.%d", pb->target.path, VG_(getpid)());
+      VG_(snprintf)(dump, n, "%s.stacks.%d", pb->target.path, pid);
    return dump;
 }
 
@@ -151,13 +150,14 @@ static Bool exists(const HChar* path)
 /* The stacks dump, then the helper; the whole within the time limit.
  * True when pb->staged holds the complete profile; otherwise one line
  * says why and nothing of it is left. */
-static Bool write_pprof(const Destination* pb, ULong total, const HChar* cmd)
+static Bool write_pprof(const Destination* pb, ULong total, const HChar* cmd,
+                        Int pid)
 {
    ULong deadline = cp_sys_now_ms() + cp_opts.pprof_time_limit * 1000ULL;
-   HChar* dump = stacks_dump_path(pb);
+   HChar* dump = stacks_dump_path(pb, pid);
    HChar* helper = cp_helper_path();
    const HChar* target = pb->target.path;
-   Bool ok = cp_write_stacks_dump(dump, total, cmd, VG_(getpid)(),
+   Bool ok = cp_write_stacks_dump(dump, total, cmd, pid,
                                   (ULong)cp_opts.pprof_max_dump_mb << 20,
                                   deadline);
    if (!ok) {
@@ -188,9 +188,10 @@ static Bool write_pprof(const Destination* pb, ULong total, const HChar* cmd)
 static Int start_pprof_writer(const Destination* pb, ULong total,
                               const HChar* cmd, Bool* ok)
 {
+   Int pid = VG_(getpid)();   /* the profiled process, not the writer */
    Int child = VG_(fork)();
    if (child > 0) return child;
-   *ok = write_pprof(pb, total, cmd);
+   *ok = write_pprof(pb, total, cmd, pid);
    if (child == 0) VG_(exit)(*ok ? 0 : 1);
    return 0;
 }
@@ -283,7 +284,12 @@ static ULong write_outputs(const HChar* suffix, Written* w)
    if (!cg_ok)
       VG_(umsg)("cycprof: cannot write %s: %s\n", cg_path,
                 cp_outfile_error());
-   if (cp_opts.pprof) {
+   if (cp_opts.pprof && cg_ok && cg.target.in_place
+       && !cp_opts.pprof_out_file) {
+      /* "/dev/stdout.pb.gz" or a file beside a device is no place for it. */
+      VG_(umsg)("cycprof: no pprof profile: %s is not a regular file; name "
+                "one with --pprof-out-file\n", cg_path);
+   } else if (cp_opts.pprof) {
       have_pb = plan_destination(pb_path, &pb);
       if (!have_pb)
          VG_(umsg)("cycprof: no pprof profile %s: %s\n", pb_path,

@@ -160,6 +160,8 @@ void cp_locset_init(LocationSet* s, Bool by_line)
    VG_(memset)(s, 0, sizeof *s);
    s->by_line = by_line;
    cp_addrmap_init(&s->ids, 4096);
+   cp_addrmap_init(&s->name_index, 64);
+   cp_addrmap_init(&s->renamed, 256);
    if (by_line) s->keys = cp_strtab_new();
    cp_functiontable_init(&s->functions);
 }
@@ -171,6 +173,8 @@ void cp_locset_free(LocationSet* s)
    VG_(free)(s->locations);
    VG_(free)(s->ids.keys);
    VG_(free)(s->ids.values);
+   cp_addrmap_free(&s->name_index);
+   cp_addrmap_free(&s->renamed);
 }
 
 /* The identity of a location by line: its object and its inline chain.
@@ -187,16 +191,12 @@ static void line_key(HChar* key, SizeT size, Addr a,
                             levels[k].fn, levels[k].line);
 }
 
-UInt cp_locset_id(LocationSet* s, Addr a)
+/* The id of the location with these levels at a (by line: shared with
+ * the other addresses of the same object and inline chain). */
+static UInt location_with(LocationSet* s, Addr a, const InlineLevel* levels,
+                          UInt n, Bool unnamed)
 {
-   UWord* known = cp_addrmap_find(&s->ids, a);
-   InlineLevel levels[CP_MAX_INLINE_LEVELS];
-   Bool inlined;
-   UInt n, id;
-   if (known) return *known;
-   n = cp_location_describe(&s->functions, a, levels, &inlined);
-   s->n_addrs++;
-   s->n_inlined += inlined;
+   UInt id;
    if (s->by_line) {
       HChar key[CP_MAX_INLINE_LEVELS * 24 + 16];
       line_key(key, sizeof key, a, levels, n);
@@ -219,9 +219,87 @@ UInt cp_locset_id(LocationSet* s, Addr a)
       l = &s->locations[s->n_locations++];
       l->addr = a;
       l->n_levels = n;
+      l->unnamed = unnamed;
+      l->renamed_as = 0;
       l->levels = cp_arena_alloc(n * sizeof(InlineLevel));
       VG_(memcpy)(l->levels, levels, n * sizeof(InlineLevel));
    }
+   return id;
+}
+
+#define CP_UNNAMED_KEY CP_UNKNOWN_NAME "\t"
+
+static Bool level_unnamed(const FunctionTable* t, const InlineLevel* l)
+{
+   return VG_(strncmp)(cp_strtab_get(t->fn_keys, l->fn), CP_UNNAMED_KEY,
+                       sizeof CP_UNNAMED_KEY - 1) == 0;
+}
+
+UInt cp_locset_id(LocationSet* s, Addr a)
+{
+   UWord* known = cp_addrmap_find(&s->ids, a);
+   InlineLevel levels[CP_MAX_INLINE_LEVELS];
+   Bool inlined;
+   UInt n, id;
+   if (known) return *known;
+   n = cp_location_describe(&s->functions, a, levels, &inlined);
+   s->n_addrs++;
+   s->n_inlined += inlined;
+   id = location_with(s, a, levels, n,
+                      !CP_IS_PSEUDO(a)
+                      && level_unnamed(&s->functions, &levels[n - 1]));
    cp_addrmap_put(&s->ids, a, id);
    return id;
+}
+
+Bool cp_locset_unnamed(const LocationSet* s, UInt id)
+{
+   return s->locations[id - 1].unnamed;
+}
+
+UInt cp_locset_id_as(LocationSet* s, Addr a, Addr name_addr)
+{
+   UInt base = cp_locset_id(s, a), name, n;
+   UWord* known;
+   InlineLevel levels[CP_MAX_INLINE_LEVELS];
+   const Location* l;
+   HChar fn[32];
+   Int obj;
+   if (!s->locations[base - 1].unnamed) return base;
+   known = cp_addrmap_find(&s->name_index, name_addr);
+   if (known) {
+      name = *known;
+   } else {
+      name = ++s->n_names;
+      cp_addrmap_put(&s->name_index, name_addr, name);
+   }
+   known = cp_addrmap_find(&s->renamed, ((UWord)base << 32) | name);
+   if (known) return *known;
+   l = &s->locations[base - 1];
+   if (!s->by_line && l->renamed_as == name) return base;
+   n = l->n_levels;
+   VG_(memcpy)(levels, l->levels, n * sizeof(InlineLevel));
+   obj = cp_object_index_of(name_addr);
+   VG_(snprintf)(fn, sizeof fn, "0x%016lx",
+                 obj >= 0 ? name_addr - cp_object(obj)->bias : name_addr);
+   {
+      /* Keep the source file the debug info gives, if any. */
+      const HChar* key = cp_strtab_get(s->functions.fn_keys, levels[n - 1].fn);
+      const HChar* tab = VG_(strchr)(key, '\t');
+      levels[n - 1].fn = function_id(&s->functions, fn, tab ? tab + 1 : "");
+   }
+   /* By instruction the location is the address's own: the first name
+    * it gets replaces "???", so that an address has two locations only
+    * when contexts name its code differently. */
+   if (!s->by_line && !l->renamed_as) {
+      s->locations[base - 1].renamed_as = name;
+      s->locations[base - 1].levels[n - 1] = levels[n - 1];
+      cp_addrmap_put(&s->renamed, ((UWord)base << 32) | name, base);
+      return base;
+   }
+   {
+      UInt id = location_with(s, a, levels, n, False);
+      cp_addrmap_put(&s->renamed, ((UWord)base << 32) | name, id);
+      return id;
+   }
 }

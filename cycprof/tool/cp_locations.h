@@ -17,6 +17,8 @@ typedef struct {
 typedef struct {
    Addr         addr;        /* by line: the lowest address that maps here */
    UInt         n_levels;    /* innermost first */
+   Bool         unnamed;     /* the outermost level has no symbol */
+   UInt         renamed_as;  /* by instruction: the name given in place */
    InlineLevel* levels;
 } Location;
 
@@ -40,6 +42,11 @@ typedef struct {
    UInt          n_addrs;       /* addresses described */
    UInt          n_inlined;     /* ... of which had inline info */
    FunctionTable functions;
+   /* Code without a symbol, named after an address (cp_locset_id_as):
+    * naming address -> small index, and (location, index) -> id. */
+   AddrMap       name_index;
+   AddrMap       renamed;
+   UInt          n_names;
 } LocationSet;
 
 void cp_functiontable_init(FunctionTable* t);
@@ -54,5 +61,9 @@ void cp_locset_init(LocationSet* s, Bool by_line);
 void cp_locset_free(LocationSet* s);
 /* The location id of a (from 1), describing a the first time. */
 UInt cp_locset_id(LocationSet* s, Addr a);
+/* The same, but code without a symbol is named "0x<offset>" after
+ * name_addr, as the callgrind file names it (cp_cg_naming.h). */
+UInt cp_locset_id_as(LocationSet* s, Addr a, Addr name_addr);
+Bool cp_locset_unnamed(const LocationSet* s, UInt id);
 
 #endif

@@ -2,6 +2,7 @@
  * userland helper turns into a pprof profile.  zlib and protobuf-c cannot
  * run inside a tool, hence the helper. */
 #include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -58,16 +59,141 @@ static void locate_superblocks(LocationSet* s, SuperblockLocations* sl)
    cp_superblock_runs_free(&sums);
 }
 
+/* Code without a symbol is named as the callgrind file names it
+ * (cp_cg_naming.h): after the entry of its frame when that has no symbol
+ * either and lies in the same object, else after the lowest such address
+ * of its object that ran in the context.  Per context: the lowest
+ * unnamed address per object. */
+typedef struct {
+   UWord obj;
+   Addr  lowest;
+} UnnamedBase;
+
+/* Objects by name, as the callgrind file's names tell them apart (the
+ * process's mappings list leaves some out, e.g. the preloads): a hash of
+ * the name, 0 for none. */
+static AddrMap object_of_page;   /* page -> debug_object, memoized */
+
+static UWord debug_object(Addr a)
+{
+   const HChar* name;
+   UWord h = 14695981039346656037ULL;
+   UWord* known;
+   /* Mappings start and end on page boundaries: one lookup per page. */
+   if (!object_of_page.keys) cp_addrmap_init(&object_of_page, 1024);
+   known = cp_addrmap_find(&object_of_page, (a >> 12) + 1);
+   if (known) return *known;
+   if (VG_(get_objname)(VG_(current_DiEpoch)(), a, &name)) {
+      for (; *name; name++) h = (h ^ (UChar)*name) * 1099511628211ULL;
+      h |= 1;
+   } else {
+      h = 0;
+   }
+   cp_addrmap_put(&object_of_page, (a >> 12) + 1, h);
+   return h;
+}
+
+typedef struct {
+   UnnamedBase* items;
+   UInt         used, capacity;
+} UnnamedBases;
+
+static Addr lowest_unnamed(const UnnamedBases* b, UWord obj)
+{
+   UInt k;
+   for (k = 0; k < b->used; k++)
+      if (b->items[k].obj == obj) return b->items[k].lowest;
+   return 0;
+}
+
+static void find_unnamed_bases(const LocationSet* s,
+                               const SuperblockLocations* sl,
+                               const Context* c, UnnamedBases* b)
+{
+   ULong per_instr[CP_MAX_SB_INSTRS];
+   const SBInfo* sb;
+   const ULong* counts;
+   UInt k, i, j;
+   b->used = 0;
+   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+      const UInt* loc = sl->loc + sl->first[sb->id];
+      Bool any = False;
+      for (i = 0; i < sb->n_instrs && !any; i++)
+         any = loc[i] && cp_locset_unnamed(s, loc[i]);
+      if (!any) continue;
+      cp_instr_counts(sb, counts, per_instr);
+      for (i = 0; i < sb->n_instrs; i++) {
+         Addr a = sb->instr_addr[i];
+         UWord obj;
+         if (!per_instr[i] || !cp_locset_unnamed(s, loc[i])) continue;
+         obj = debug_object(a);
+         for (j = 0; j < b->used && b->items[j].obj != obj; j++) ;
+         if (j == b->used) {
+            if (b->used == b->capacity) {
+               b->capacity = b->capacity ? 2 * b->capacity : 8;
+               b->items = VG_(realloc)("cp.st.unnamed", b->items,
+                                       b->capacity * sizeof(UnnamedBase));
+            }
+            b->items[b->used].obj = obj;
+            b->items[b->used++].lowest = a;
+         } else if (a < b->items[j].lowest) {
+            b->items[j].lowest = a;
+         }
+      }
+   }
+}
+
+/* The location of code at a run in context c, unnamed code named. */
+static UInt code_location(LocationSet* s, const Context* c, Addr a,
+                          UInt base, const UnnamedBases* b)
+{
+   UWord obj;
+   if (!cp_locset_unnamed(s, base)) return base;
+   obj = debug_object(a);
+   if (c->kind == CtxCall && cp_locset_unnamed(s, cp_locset_id(s, c->fn))
+       && debug_object(c->fn) == obj)
+      return cp_locset_id_as(s, a, c->fn);
+   return cp_locset_id_as(s, a, b ? lowest_unnamed(b, obj) : a);
+}
+
+/* The location of a frame's entry, named like its code. */
+static UInt frame_location(LocationSet* s, const Context* c)
+{
+   return cp_locset_id_as(s, c->fn, c->fn);
+}
+
 /* Call sites and frame entries are locations too, and all are written
  * before the nodes. */
-static void locate_callsites(LocationSet* s)
+static UInt callsite_location(LocationSet* s, const Context* c,
+                              const UnnamedBases* parent_bases);
+
+static void locate_callsites(LocationSet* s, const SuperblockLocations* sl)
 {
-   UInt id, n = cp_context_count();
+   UInt id, n = cp_context_count(), k, i;
+   UnnamedBases bases = { 0 };
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
-      if (c->callsite) cp_locset_id(s, c->callsite);
-      if (c->kind != CtxRoot) cp_locset_id(s, c->fn);
+      const SBInfo* sb;
+      const ULong* counts;
+      if (c->kind != CtxRoot) frame_location(s, c);
+      if (!cp_context_ran_code(c)) continue;
+      find_unnamed_bases(s, sl, c, &bases);
+      if (bases.used == 0) continue;
+      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+         const UInt* loc = sl->loc + sl->first[sb->id];
+         for (i = 0; i < sb->n_instrs; i++)
+            if (loc[i])
+               code_location(s, c, sb->instr_addr[i], loc[i], &bases);
+      }
    }
+   for (id = 1; id <= n; id++) {
+      Context* c = cp_context_by_id(id);
+      if (!c->callsite) continue;
+      if (c->parent->kind == CtxRoot)
+         find_unnamed_bases(s, sl, c->parent, &bases);
+      callsite_location(s, c, &bases);
+   }
+   VG_(free)(bases.items);
 }
 
 /* The dump's fields are TAB separated: keep names on one field. */
@@ -175,14 +301,24 @@ static UInt location_function(const LocationSet* s, UInt loc)
    return l->levels[l->n_levels - 1].fn;
 }
 
-/* The function whose frame a context is: the location of its entry. */
+/* The function whose frame a context is: that of its entry's location. */
 static UInt frame_function(LocationSet* s, const Context* c)
 {
-   return location_function(s, cp_locset_id(s, c->fn));
+   return location_function(s, frame_location(s, c));
 }
 
-/* Per superblock: the one function all its executed instructions belong
- * to, or MIXED. */
+/* Before naming: code without a symbol counts as one function per object,
+ * the way it is named when it runs in an unnamed frame of that object. */
+#define UNNAMED_TAG 0x80000000u
+static UInt base_function(const LocationSet* s, UInt loc, Addr a)
+{
+   if (cp_locset_unnamed(s, loc))
+      return UNNAMED_TAG | (UInt)(cp_hash_word(debug_object(a)) >> 1);
+   return location_function(s, loc);
+}
+
+/* Per superblock: the one base function all its executed instructions
+ * belong to, or MIXED. */
 #define MIXED_FUNCTIONS (~0u)
 static UInt* superblock_functions(const LocationSet* s,
                                   const SuperblockLocations* sl)
@@ -193,22 +329,39 @@ static UInt* superblock_functions(const LocationSet* s,
       for (i = sl->first[k]; i < sl->first[k + 1]; i++) {
          UInt f;
          if (!sl->loc[i]) continue;
-         f = location_function(s, sl->loc[i]);
+         f = base_function(s, sl->loc[i],
+                           cp_sbinfo_at(k)->instr_addr[i - sl->first[k]]);
          if (fn[k] == 0) fn[k] = f;
          else if (fn[k] != f) fn[k] = MIXED_FUNCTIONS;
       }
    return fn;
 }
 
-static Bool runs_foreign_code(const Context* c, UInt frame_fn,
+static Bool runs_foreign_code(LocationSet* s, const Context* c,
                               const UInt* sb_fn)
 {
    const SBInfo* sb;
    const ULong* counts;
-   UInt k;
+   UInt k, frame_fn = base_function(s, cp_locset_id(s, c->fn), c->fn);
    for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
       if (sb_fn[sb->id] != frame_fn) return True;
    return False;
+}
+
+/* A call from code of the frame's own function is shown at its line; a
+ * call from code of another function run in the frame at the frame's
+ * entry, as the callgrind file puts it in the frame's function block. */
+static UInt callsite_location(LocationSet* s, const Context* c,
+                              const UnnamedBases* parent_bases)
+{
+   const Context* p = c->parent;
+   UInt base = cp_locset_id(s, c->callsite);
+   if (p->kind == CtxRoot)
+      return code_location(s, p, c->callsite, base, parent_bases);
+   if (base_function(s, base, c->callsite)
+       == base_function(s, cp_locset_id(s, p->fn), p->fn))
+      return code_location(s, p, c->callsite, base, NULL);
+   return frame_location(s, p);
 }
 
 static UInt node_at(OutFile* out, AddrMap* by_key, Nodes* nd, UInt parent,
@@ -235,7 +388,7 @@ static UInt frame_function_node(OutFile* out, LocationSet* s,
 {
    if (!nd->frame_node[c->id])
       nd->frame_node[c->id] = node_at(out, by_key, nd, nd->node_of[c->id],
-                                      cp_locset_id(s, c->fn));
+                                      frame_location(s, c));
    return nd->frame_node[c->id];
 }
 
@@ -249,6 +402,7 @@ static void write_nodes(OutFile* out, LocationSet* s,
 {
    UInt id, n = cp_context_count();
    UInt* sb_fn = superblock_functions(s, sl);
+   UnnamedBases bases = { 0 };
    AddrMap by_key;
    cp_addrmap_init(&by_key, 1024);
    nd->node_of = VG_(calloc)("cp.st.nodes", n + 1, sizeof(UInt));
@@ -271,23 +425,22 @@ static void write_nodes(OutFile* out, LocationSet* s,
          else
             cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
       } else {
-         UInt loc = cp_locset_id(s, c->callsite);
-         if (p->kind != CtxRoot
-             && location_function(s, loc) != frame_function(s, p))
-            parent = frame_function_node(out, s, &by_key, nd, p);
-         node = node_at(out, &by_key, nd, parent, loc);
+         if (p->kind == CtxRoot) find_unnamed_bases(s, sl, p, &bases);
+         node = node_at(out, &by_key, nd, parent,
+                        callsite_location(s, c, &bases));
       }
       nd->node_of[id] = node;
       nd->next_ctx[id] = nd->first_ctx[node];
       nd->first_ctx[node] = id;
       if (c->kind != CtxRoot && cp_context_ran_code(c)
-          && runs_foreign_code(c, frame_function(s, c), sb_fn)) {
+          && runs_foreign_code(s, c, sb_fn)) {
          UInt f = frame_function_node(out, s, &by_key, nd, c);
          nd->next_foreign[id] = nd->first_foreign[f];
          nd->first_foreign[f] = id;
       }
    }
    VG_(free)(sb_fn);
+   VG_(free)(bases.items);
    VG_(free)(by_key.keys);
    VG_(free)(by_key.values);
 }
@@ -309,7 +462,8 @@ typedef enum { AllCode, OwnCode, ForeignCode } CodeKind;
 
 static void add_context_costs(LocationSet* s, const Context* c,
                               const SuperblockLocations* sl,
-                              const Nodes* nd, CodeKind kind, NodeCosts* nc)
+                              const Nodes* nd, CodeKind kind,
+                              UnnamedBases* bases, NodeCosts* nc)
 {
    ULong per_instr[CP_MAX_SB_INSTRS];
    const SBInfo* sb;
@@ -317,19 +471,24 @@ static void add_context_costs(LocationSet* s, const Context* c,
    UInt k, i, frame_fn = 0;
    if (kind == OwnCode && !nd->frame_node[c->id]) kind = AllCode;
    if (kind != AllCode) frame_fn = frame_function(s, c);
+   find_unnamed_bases(s, sl, c, bases);
    for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
-      const UInt* loc = sl->loc + sl->first[sb->id];
+      const UInt* base = sl->loc + sl->first[sb->id];
       cp_instr_counts(sb, counts, per_instr);
       for (i = 0; i < sb->n_instrs; i++)
          if (per_instr[i]) {
-            tl_assert(loc[i] != 0);
+            UInt loc;
+            tl_assert(base[i] != 0);
+            loc = bases->used ? code_location(s, c, sb->instr_addr[i],
+                                              base[i], bases)
+                              : base[i];
             if (kind != AllCode
-                && (location_function(s, loc[i]) == frame_fn)
+                && (location_function(s, loc) == frame_fn)
                    != (kind == OwnCode))
                continue;
-            if (nc->cost[loc[i]] == 0)
-               cp_addrcostlist_append(&nc->touched, loc[i], 0);
-            nc->cost[loc[i]] += per_instr[i];
+            if (nc->cost[loc] == 0)
+               cp_addrcostlist_append(&nc->touched, loc, 0);
+            nc->cost[loc] += per_instr[i];
          }
    }
 }
@@ -340,6 +499,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
                            const SuperblockLocations* sl, const Nodes* nd)
 {
    NodeCosts nc = { 0 };
+   UnnamedBases bases = { 0 };
    UInt node, id, i;
    ULong samples = 0;
    nc.cost = VG_(calloc)("cp.stacks.nodecosts", s->n_locations + 1,
@@ -350,12 +510,12 @@ static ULong write_samples(OutFile* out, LocationSet* s,
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
          tid = c->tid;   /* a node never spans threads: roots are apart */
-         add_context_costs(s, c, sl, nd, OwnCode, &nc);
+         add_context_costs(s, c, sl, nd, OwnCode, &bases, &nc);
       }
       for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
          Context* c = cp_context_by_id(id);
          tid = c->tid;
-         add_context_costs(s, c, sl, nd, ForeignCode, &nc);
+         add_context_costs(s, c, sl, nd, ForeignCode, &bases, &nc);
       }
       cp_sort_and_merge(&nc.touched);
       for (i = 0; i < nc.touched.used; i++, samples++) {
@@ -370,6 +530,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
    }
    cp_addrcostlist_free(&nc.touched);
    VG_(free)(nc.cost);
+   VG_(free)(bases.items);
    return samples;
 }
 
@@ -387,7 +548,7 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    cp_outfile_set_limits(out, max_bytes, deadline_ms);
    cp_locset_init(&s, cp_opts.pprof_by_line);
    locate_superblocks(&s, &sl);
-   locate_callsites(&s);
+   locate_callsites(&s, &sl);
    t1 = VG_(read_millisecond_timer)();
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");

@@ -107,6 +107,11 @@ def norm_fn(name):
     if name in ("", "???", "(unknown)") or re.fullmatch(r"0x[0-9a-fA-F]+", name) \
             or re.fullmatch(r"\?\?\?[+ ].*", name):
         return UNKNOWN
+    # Valgrind's own sigreturn trampoline (arm64 has no SA_RESTORER, so the
+    # signal handler returns into the tool binary): named from cycprof's
+    # unstripped binary, '???' in Debian's stripped cachegrind.
+    if re.fullmatch(r"vgPlain_[a-z0-9]+_linux_SUBST_FOR_rt_sigreturn", name):
+        return UNKNOWN
     return name
 
 

@@ -16,8 +16,11 @@ LEVEL = re.compile(r"'\d+$")
 
 
 def inclusive_by_function(path):
-    """{(object, name): inclusive} and the set of (object, name) that
-    callgrind saw re-entered (names with a recursion level)."""
+    """{(object, name): inclusive} and the set of (object, name) whose
+    calls in and out do not balance in a file that names each function
+    once: those callgrind saw re-entered (names with a recursion level)
+    and those that call one while it is active (an inner activation's
+    call carries nothing: the outer call counts it)."""
     r = parse_callgrind(path)
     if r.errors:
         raise ValueError("%s: %s" % (path, r.errors[:3]))
@@ -36,6 +39,9 @@ def inclusive_by_function(path):
     for f in set(selfc) | set(inn) | set(out):
         res[f] = inn[f] if f in called else selfc[f] + out[f]
     reentered = {(o, LEVEL.sub("", n)) for (o, n) in res if LEVEL.search(n or "")}
+    for a, b, _n, _c in r.calls_key:
+        if LEVEL.search(b[2] or ""):
+            reentered.add((a[0], LEVEL.sub("", a[2] or "")))
     return res, reentered
 
 

@@ -133,13 +133,33 @@ def check_recursion(pb, cgo, mode, depth, reps):
             if not (i + 1 < len(s[1]) and is_fn(s[1][i + 1], "main")):
                 C.fail("outermost rec not called from main: %s" % show(s[1], 30))
                 break
+    # pong is active from its first call to its last return: everything of
+    # the mutual recursion but the outermost ping's own code and work (all
+    # DEPTH/2 ping calls per repetition run the same code).
+    C.eq("instructions with pong on the stack = all but the outermost ping's own",
+         mut_incl - (o.self_of("ping") + pw) // (depth // 2),
+         sum(s[0] for s in p.containing("pong")))
     if mode == "fold":
-        for name in ("rec", "ping", "pong"):
+        # Direct recursion stays in one frame; ping, re-entered from pong,
+        # gets one re-entry frame, and pong called from it goes back to its
+        # own (docs/attribution.md).
+        for name, most in (("rec", 1), ("ping", 2), ("pong", 1)):
             worst = max((sum(1 for f in s[1] if is_fn(f, name)) for s in p.samples), default=0)
-            C.eq("fold: max number of %s frames in one stack" % name, 1, worst)
+            C.eq("fold: max number of %s frames in one stack" % name, most, worst)
         expect_all_under(p, "rec_work", ["rec_work", "rec", "main"], rw)
-        expect_all_under(p, "ping_work", ["ping_work", "ping", "main"], pw)
-        expect_all_under(p, "pong_work", ["pong_work", "pong", "ping", "main"], qw)
+        for leaf, inner, want in (("ping_work", "ping", pw), ("pong_work", "pong", qw)):
+            got = 0
+            for s in p.with_leaf(leaf):
+                chain = [f for f in s[1][1:]]
+                k = next((i for i, f in enumerate(chain) if is_fn(f, "main")), None)
+                ok = (k is not None and k >= 1 and is_fn(chain[0], inner)
+                      and all(is_fn(f, "ping") or is_fn(f, "pong") for f in chain[:k])
+                      and is_fn(chain[k - 1], "ping"))
+                if not ok:
+                    C.fail("fold: %s on an unexpected stack %s" % (leaf, show(s[1], 30)))
+                else:
+                    got += s[0]
+            C.eq("fold: %s under %s, ping/pong frames, main: instructions" % (leaf, inner), want, got)
     else:
         worst = max((sum(1 for f in s[1] if is_fn(f, "rec")) for s in p.samples), default=0)
         C.eq("no fold: max number of rec frames in one stack (recursion depth)", depth, worst)

@@ -54,8 +54,10 @@ fi
 
 # make install installs them where man looks (MANPATH = the staged mandir).
 if [ -f "$B/Makefile" ]; then
-    if make -s -C "$B" install-man DESTDIR="$T/stage" >inst.txt 2>&1; then
-        mandir=$(make -s -C "$B" -f Makefile -f - print-mandir <<<'print-mandir: ; @echo $(mandir)' 2>/dev/null)
+    # Under `make check`, MAKEFLAGS may make the nested make chatty: the
+    # staged tree, not make's output, says where the pages went.
+    if make -s --no-print-directory -C "$B" install-man DESTDIR="$T/stage" >inst.txt 2>&1; then
+        mandir=$(find "$T/stage" -path '*/man1/cycprof.1' | sed "s|^$T/stage||; s|/man1/cycprof.1\$||" | head -n 1)
         n=0
         for p in cycprof cycprof-report cycprof-diff cycprof-folded cycprof-flamegraph cycprof-pprof cargo-cycprof; do
             [ -f "$T/stage$mandir/man1/$p.1" ] && MANPATH="$T/stage$mandir" man -w "$p" >/dev/null 2>&1 && n=$((n + 1))

@@ -169,8 +169,20 @@ L += ["sample\t%d\t2\t1\t%d" % (i, i) for i in range(1, n + 1)]
 L.append("end\t%d" % n)
 open("chain.stacks", "w").write("\n".join(L) + "\n")
 PY
+# fifo_reader FIFO OUT: copies FIFO to OUT in the background (giving up
+# after 120 s: a FIFO replaced by a file gets no writer) and returns once
+# the reader waits on it, so that a writer finds it; its pid in READER.
+fifo_reader() {
+    timeout 120 cat "$1" >"$2" & READER=$!
+    local i c
+    for i in $(seq 200); do
+        c=$(pgrep -P "$READER" cat | head -n 1)
+        [ -n "$c" ] && [ "$(cat "/proc/$c/wchan" 2>/dev/null)" = wait_for_partner ] && return
+        sleep 0.05
+    done
+}
 mkfifo p.fifo
-cat p.fifo >p.copy & reader=$!
+fifo_reader p.fifo p.copy; reader=$READER
 run pprof-fifo "$CYC" pprof chain.stacks -o p.fifo
 wait $reader
 cp p.copy p.copy.pb.gz
@@ -184,7 +196,7 @@ deepest=$(awk '{n = gsub(/;/, ";"); if (n > m) m = n} END {print m + 1}' chain.f
 [ "$total" = 45150 ] && [ "$deepest" = 256 ] && grep -q 'left out' chain.folded && ok deep-stack-cut ||
     bad deep-stack-cut "total $total (want 45150), deepest stack $deepest frames (want 256)"
 mkfifo f.fifo
-cat f.fifo >f.copy & reader=$!
+fifo_reader f.fifo f.copy; reader=$READER
 run folded-fifo "$CYC" folded p.copy.pb.gz -o f.fifo
 wait $reader
 [ $RC = 0 ] && [ -p f.fifo ] && cmp -s f.copy chain.folded && ok folded-output-fifo ||
