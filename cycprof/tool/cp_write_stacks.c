@@ -348,9 +348,13 @@ static Bool runs_foreign_code(LocationSet* s, const Context* c,
    return False;
 }
 
-/* A call from code of the frame's own function is shown at its line; a
- * call from code of another function run in the frame at the frame's
- * entry, as the callgrind file puts it in the frame's function block. */
+/* A call from code of the frame's own function, or of another named
+ * function run in the frame (e.g. a coroutine resumed inside the frame of
+ * the swapcontext that left it: shown below the frame's node), is shown at
+ * its line; a call from code without a symbol run in another function's
+ * frame at the frame's entry, as the callgrind file puts it in the frame's
+ * function block, so that the two files agree on that code's inclusive
+ * cost. */
 static UInt callsite_location(LocationSet* s, const Context* c,
                               const UnnamedBases* parent_bases)
 {
@@ -361,6 +365,7 @@ static UInt callsite_location(LocationSet* s, const Context* c,
    if (base_function(s, base, c->callsite)
        == base_function(s, cp_locset_id(s, p->fn), p->fn))
       return code_location(s, p, c->callsite, base, NULL);
+   if (!cp_locset_unnamed(s, base)) return base;
    return frame_location(s, p);
 }
 
@@ -425,9 +430,15 @@ static void write_nodes(OutFile* out, LocationSet* s,
          else
             cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
       } else {
+         UInt loc;
          if (p->kind == CtxRoot) find_unnamed_bases(s, sl, p, &bases);
-         node = node_at(out, &by_key, nd, parent,
-                        callsite_location(s, c, &bases));
+         loc = callsite_location(s, c, &bases);
+         /* A call from another named function's code in p's frame: p's
+          * function stays on the stack above it. */
+         if (p->kind != CtxRoot
+             && location_function(s, loc) != frame_function(s, p))
+            parent = frame_function_node(out, s, &by_key, nd, p);
+         node = node_at(out, &by_key, nd, parent, loc);
       }
       nd->node_of[id] = node;
       nd->next_ctx[id] = nd->first_ctx[node];
