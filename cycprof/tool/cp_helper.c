@@ -2,6 +2,7 @@
  * and saying in one line why when it does not work. */
 #include "pub_tool_basics.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
