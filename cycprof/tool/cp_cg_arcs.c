@@ -1,6 +1,7 @@
 /* cycprof: the cost of each call line (see cp_cg_arcs.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
 #include "cp_cg_arcs.h"
