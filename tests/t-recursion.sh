@@ -64,7 +64,14 @@ t_recursion_python() {
     b=$(shared_profile -- /usr/bin/python3 -S -s "$BIN/pyrec.py")
     check_run "$b"
     cgo=$(callgrind_out /usr/bin/python3 -S -s "$BIN/pyrec.py") || fail "callgrind oracle failed"
-    check_inclusive "$b" "$cgo" python3 _PyEval_EvalFrameDefault PyEval_EvalCode \
-        _PyFunction_Vectorcall PyObject_Vectorcall PyObject_Call Py_RunMain
+    # The eval loop's entry points of Python 3.11 (Debian 12); newer Pythons
+    # inline some of them: those callgrind's file names are compared.
+    local names
+    names=$(python3 "$TESTS_DIR/lib/inclusive.py" present "$cgo" _PyEval_EvalFrameDefault \
+        PyEval_EvalCode _PyFunction_Vectorcall PyObject_Vectorcall PyObject_Call Py_RunMain)
+    case " $names " in *" _PyEval_EvalFrameDefault "*) ;;
+        *) fail "callgrind's file has no _PyEval_EvalFrameDefault (oracle problem)" ;; esac
+    # shellcheck disable=SC2086
+    check_inclusive "$b" "$cgo" python3 $names
 }
 register recursion-python t_recursion_python

@@ -52,3 +52,11 @@ def by_name(incl, names):
         if n in names:
             res[n] += v
     return res
+
+
+if __name__ == "__main__":
+    import sys
+    if len(sys.argv) > 2 and sys.argv[1] == "present":
+        # present CALLGRIND_FILE NAME...: the NAMEs that file gives a cost
+        known = by_name(inclusive_by_function(sys.argv[2])[0], sys.argv[3:])
+        print(" ".join(n for n in sys.argv[3:] if known.get(n)))
