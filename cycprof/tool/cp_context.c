@@ -284,6 +284,20 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
    return False;
 }
 
+void cp_context_memory(ContextMemory* m)
+{
+   UInt id, k;
+   VG_(memset)(m, 0, sizeof *m);
+   for (id = 1; id <= n_contexts; id++) {
+      const Context* c = all_contexts[id];
+      m->dense_bytes += (ULong)c->dense_len * sizeof(ULong);
+      for (k = 0; k < c->dense_len; k++)
+         if (c->dense[k]) m->dense_used += sizeof(ULong);
+      m->table_bytes += (ULong)c->ccs_capacity * sizeof(CostCenter);
+   }
+   m->edge_table_bytes = edges.n_buckets * sizeof(void*);
+}
+
 UInt cp_context_count(void)
 {
    return n_contexts;

@@ -52,6 +52,15 @@ Bool        cp_context_ran_code(const Context* ctx);
 Bool        cp_next_cost_center(const Context* ctx, UInt* pos,
                                 const SBInfo** sb, const ULong** counts);
 
+/* Where the contexts' memory goes, for --stats=yes. */
+typedef struct {
+   ULong dense_bytes;      /* dense counter arrays, as allocated */
+   ULong dense_used;       /* of which nonzero words (counters that ran) */
+   ULong table_bytes;      /* cost-center tables */
+   ULong edge_table_bytes; /* (parent, callsite, fn) -> context buckets */
+} ContextMemory;
+void        cp_context_memory(ContextMemory* m);
+
 UInt        cp_context_count(void);
 Context*    cp_context_by_id(UInt id);   /* ids run from 1 to count */
 

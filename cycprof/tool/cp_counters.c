@@ -45,3 +45,8 @@ ULong* cp_counters_at(UInt index)
 {
    return chunks[index >> CHUNK_SHIFT] + (index & (CHUNK_COUNTERS - 1));
 }
+
+ULong cp_counters_bytes(void)
+{
+   return (ULong)n_chunks * CHUNK_COUNTERS * sizeof(ULong);
+}

@@ -7,5 +7,6 @@
 /* n zeroed counters, contiguous; returns the index of the first. */
 UInt   cp_counters_alloc(UInt n);
 ULong* cp_counters_at(UInt index);
+ULong  cp_counters_bytes(void);
 
 #endif

@@ -19,6 +19,7 @@
 #include "cp_instrument.h"
 #include "cp_context.h"
 #include "cp_costs.h"
+#include "cp_counters.h"
 #include "cp_dump.h"
 #include "cp_helper.h"
 #include "cp_objects.h"
@@ -130,6 +131,23 @@ static void free_destination(Destination* d)
 
 /* The dump lives beside a regular target; a device's directory is no
  * place for it. */
+/* Per context, so that a change to the records shows in one figure. */
+static void report_memory(void)
+{
+   ContextMemory m;
+   UInt n = cp_context_count();
+   cp_context_memory(&m);
+   VG_(dmsg)("cycprof: memory: records %llu, dense counters %llu (%llu "
+             "nonzero), cost-center tables %llu, cost-center counters %llu, "
+             "edge table %llu bytes\n", (ULong)cp_arena_bytes(),
+             m.dense_bytes, m.dense_used, m.table_bytes,
+             cp_counters_bytes(), m.edge_table_bytes);
+   if (n)
+      VG_(dmsg)("cycprof: memory per context: records %llu, dense %llu, "
+                "tables %llu bytes\n", (ULong)cp_arena_bytes() / n,
+                m.dense_bytes / n, m.table_bytes / n);
+}
+
 static HChar* stacks_dump_path(const Destination* pb, Int pid)
 {
    SizeT n = VG_(strlen)(pb->target.path) + VG_(strlen)(VG_(tmpdir)()) + 48;
@@ -354,5 +372,6 @@ void cp_dump_all(void)
       VG_(dmsg)("cycprof: %llu cost-center lookups, %llu cost centers, "
                 "%llu probes, %llu edges\n", cp_stats.cost_center_lookups,
                 cp_stats.cost_centers, cp_stats.probes, cp_stats.edges);
+      report_memory();
    }
 }
