@@ -240,3 +240,60 @@ C.done()
 PY
 }
 register pprof-rust-inline t_pprof_rust_inline
+
+# A profile with more line-level samples than --pprof-max-samples (a compiler's
+# has millions; go tool pprof needs ~80 bytes per frame) is written per function,
+# then with the smallest contexts merged under a marker frame: the log says so,
+# the sample count obeys the limit (or is one per leaf function), totals (lackey) and flat per function (the
+# callgrind file's self costs) stay exact, and function granularity alone leaves
+# every function's cum as the line-level profile has it.
+t_pprof_coarsened() {
+    need_tool
+    local line fn small n want
+    cg_prog "python|/usr/bin/python3 -S -s PYSCRIPT"
+    line=$(shared_profile -- "${PROG[@]}")
+    check_run "$line"
+    grep -q "pprof-max-samples" "$line.log" && fail "a small profile was coarsened: $(grep pprof-max "$line.log")"
+    n=$(PYTHONPATH="$TESTS_DIR/lib" python3 -c 'import sys; from cyc import pprof_raw; print(len(pprof_raw(sys.argv[1])[1]))' "$line.pb.gz")
+    fn=$(shared_profile --pprof-max-samples=$((n - 1)) -- "${PROG[@]}")
+    small=$(shared_profile --pprof-max-samples=40 -- "${PROG[@]}")
+    check_run "$fn"
+    check_run "$small"
+    want=$(lackey_total "${PROG[@]}") || fail "lackey failed"
+    pycheck "$line" "$fn" "$small" "$want" "$n" <<'PY' || true
+import sys, collections
+from cyc import *
+C = Checker()
+line, fn, small, want, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+cgself = parse_callgrind(line).fn_self
+sizes = []
+for b, limit, merged in ((fn, n - 1, False), (small, 40, True)):
+    log = open(b + ".log").read()
+    C.true("written at function granularity" in log and "--pprof-max-samples=0 keeps every line" in log,
+           "%s: no log line saying the pprof profile was coarsened and how to turn it off" % b)
+    C.eq("%s: log says contexts were merged" % b, merged, "merged into their callers" in log)
+    types, samples = pprof_raw(b + ".pb.gz")
+    # The limit gives way only to one sample per leaf function and thread.
+    leaves = len({(s.locs[0], s.labels.get("thread") and tuple(s.labels["thread"])) for s in samples})
+    C.true(0 < len(samples) <= max(limit, leaves), "%s: %d samples, limit %d, %d leaves" % (
+        b, len(samples), limit, leaves))
+    sizes.append(len(samples))
+    C.eq("%s: sum of samples vs lackey" % b, want, sum(s.value for s in samples))
+    flat = collections.Counter()
+    for s in samples:
+        flat[norm_fn(s.symframes[0]) if s.symframes else "??"] += s.value
+    d = sorted(k for k in set(flat) | set(cgself) if flat[k] != cgself[k])
+    C.true(not d, "%s: flat != callgrind self for %d functions, e.g. %s" % (
+        b, len(d), ["%s pprof=%d callgrind=%d" % (k, flat[k], cgself[k]) for k in d[:3]]))
+    C.eq("%s: a marker frame where contexts were merged" % b, merged,
+         any("(contexts under the merge threshold)" in f for s in samples for f in s.symframes))
+C.true(sizes[1] < sizes[0], "merging left %d samples, function granularity alone %d" % (sizes[1], sizes[0]))
+ref = pprof_top(line + ".pb.gz", "-noinlines")
+got = pprof_top(fn + ".pb.gz", "-noinlines")
+d = sorted(k for k in set(ref) | set(got) if ref.get(k, (0, 0))[1] != got.get(k, (0, 0))[1])
+C.true(not d, "function granularity changed cum of %d functions, e.g. %s" % (
+    len(d), ["%s line=%s fn=%s" % (k, ref.get(k), got.get(k)) for k in d[:3]]))
+C.done()
+PY
+}
+register pprof-coarsened t_pprof_coarsened

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "elf_buildid.h"
 #include "gzip_stream.h"
 #include "out_file.h"
+#include "pprof_coarsen.h"
 #include "pprof_writer.h"
 #include "stack_merge.h"
 #include "stacks_reader.h"
@@ -25,8 +27,13 @@
  * at the fastest level, and conversion time is paid at every tool exit. */
 #define DEFAULT_LEVEL 1
 
+/* go tool pprof needs about 80 bytes per frame of every sample: at 40
+ * frames a sample, this many samples keep `go tool pprof -top` and its
+ * flame graph within a few GB and a minute. */
+#define DEFAULT_MAX_SAMPLES 250000
+
 static const char usage_text[] =
-    "usage: cycprof pprof [-z LEVEL] DUMP -o OUT\n"
+    "usage: cycprof pprof [-z LEVEL] [--max-samples N] DUMP -o OUT\n"
     "\n"
     "Convert a stacks dump, written by the cycprof Valgrind tool at exit\n"
     "(kept with --keep-stacks=yes), into a gzip-compressed pprof profile.\n"
@@ -36,6 +43,11 @@ static const char usage_text[] =
     "  -o, --output OUT  the profile to write (a regular file is replaced\n"
     "                    atomically; a device or FIFO is written in place)\n"
     "  -z, --level N     gzip level, 1 (fastest, default) to 9 (smallest)\n"
+    "  --max-samples N   when the line-level profile would have more than N\n"
+    "                    samples (default 250000; 0: no limit), write it at\n"
+    "                    function granularity, and if still too many, merge\n"
+    "                    the smallest calling contexts into their callers;\n"
+    "                    totals and self costs stay exact, a note says so\n"
     "  -h, --help        show this help\n"
     "\n"
     "On a malformed or truncated dump it prints one line\n"
@@ -121,6 +133,9 @@ static int put_merged(struct pprof_writer *w, const struct stacks_reader *r,
 
 /* Feeds every record of the dump to the writer. Returns 0, or -1 after
  * printing the error. */
+static int finish(struct stacks_reader *r, struct pprof_writer *w,
+                  const char *out_path);
+
 static int convert(struct stacks_reader *r, struct pprof_writer *w,
                    const char *out_path)
 {
@@ -133,7 +148,6 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
     size_t lines_cap = 0;
     const char *oom = NULL;
     int rc;
-    char build_id[2 * 64 + 1];
 
     if (!merge) {
         fprintf(stderr, "cycprof pprof: %s: out of memory\n", out_path);
@@ -143,14 +157,11 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
         int wr = 0;
         switch (rec.kind) {
         case SR_MAP:
-            elf_buildid_hex(rec.map.path, build_id, sizeof build_id);
-            wr = pw_mapping(w, rec.map.id, rec.map.start, rec.map.limit,
-                            rec.map.file_offset, rec.map.path, build_id);
+            wr = pc_put_definition(w, &rec);
             break;
         case SR_FN:
             el.last_fn = rec.fn.id;
-            wr = pw_function(w, rec.fn.id, rec.fn.name, rec.fn.system_name,
-                             rec.fn.filename, rec.fn.start_line);
+            wr = pc_put_definition(w, &rec);
             break;
         case SR_LOC:
             if (rec.loc.nlines > lines_cap) {
@@ -204,6 +215,12 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
                 oom ? oom : pw_error(w));
         return -1;
     }
+    return finish(r, w, out_path);
+}
+
+static int finish(struct stacks_reader *r, struct pprof_writer *w,
+                  const char *out_path)
+{
     const struct sr_header *h = sr_header(r);
     if (pw_finish(w, h->cmd, h->duration_ns) != 0) {
         fprintf(stderr, "cycprof pprof: %s: %s\n", out_path, pw_error(w));
@@ -212,16 +229,55 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
     return 0;
 }
 
+/* Every sample takes a line of at least 8 bytes: a smaller dump has
+ * fewer than max samples and needs no counting pass. */
+static uint64_t count_samples(const char *dump, uint64_t max)
+{
+    struct stat st;
+    struct sr_record rec;
+    uint64_t n = 0;
+    if (stat(dump, &st) == 0 && (uint64_t)st.st_size / 8 <= max)
+        return 0;
+    struct stacks_reader *r = sr_open(dump);
+    if (!r)
+        return 0;
+    while (!sr_error(r) && sr_next(r, &rec) == 1)
+        if (rec.kind == SR_SAMPLE)
+            n++;
+    sr_close(r);
+    return n;
+}
+
+static int convert_coarse(struct stacks_reader *r, struct pprof_writer *w,
+                          uint64_t max, const char *out_path)
+{
+    struct pc_result res;
+    if (pc_convert(r, w, max, out_path, &res) != 0 ||
+        finish(r, w, out_path) != 0)
+        return -1;
+    fprintf(stderr, "cycprof pprof: note: %llu line-level samples are "
+            "more than --max-samples=%llu: written at function granularity",
+            (unsigned long long)res.samples_in,
+            (unsigned long long)max);
+    if (res.merged)
+        fprintf(stderr, ", calling contexts under %lld instructions merged "
+                "into their callers", (long long)res.threshold);
+    fprintf(stderr, " (%llu samples; totals and self costs exact)\n",
+            (unsigned long long)res.samples_out);
+    return 0;
+}
+
 /* Converts DUMP into the already-open temporary file `f`. */
 static int write_profile(struct stacks_reader *r, FILE *f, int level,
-                         const char *out_path)
+                         uint64_t coarse_max, const char *out_path)
 {
     struct gzip_stream *gz = gzs_open(f, level);
     struct pprof_writer *w = gz ? pw_new(gz) : NULL;
     int rc = -1;
     if (!w)
         fprintf(stderr, "cycprof pprof: %s: out of memory\n", out_path);
-    else if (convert(r, w, out_path) == 0) {
+    else if ((coarse_max ? convert_coarse(r, w, coarse_max, out_path)
+                         : convert(r, w, out_path)) == 0) {
         if (gzs_finish(gz) != 0)
             fprintf(stderr, "cycprof pprof: %s: %s\n", out_path,
                     gzs_error(gz));
@@ -237,6 +293,7 @@ int cmd_pprof(int argc, char **argv)
 {
     const char *dump = NULL, *out = NULL;
     int level = DEFAULT_LEVEL;
+    uint64_t max_samples = DEFAULT_MAX_SAMPLES;
 
     if (cli_wants_help(argc, argv)) {
         fputs(usage_text, stdout);
@@ -245,7 +302,7 @@ int cmd_pprof(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
-        int is_out = 0, is_level = 0;
+        int is_out = 0, is_level = 0, is_max = 0;
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
             is_out = 1;
         else if (strncmp(a, "--output=", 9) == 0)
@@ -254,6 +311,10 @@ int cmd_pprof(int argc, char **argv)
             is_level = 1;
         else if (strncmp(a, "--level=", 8) == 0)
             is_level = 1, val = a + 8;
+        else if (strcmp(a, "--max-samples") == 0)
+            is_max = 1;
+        else if (strncmp(a, "--max-samples=", 14) == 0)
+            is_max = 1, val = a + 14;
         else if (strcmp(a, "--") == 0) {
             if (i + 1 < argc && !dump)
                 dump = argv[++i];
@@ -278,6 +339,15 @@ int cmd_pprof(int argc, char **argv)
             if (val[0] < '1' || val[0] > '9' || val[1] != '\0')
                 return usage_error("gzip level must be 1..9, not '%s'", val);
             level = val[0] - '0';
+        }
+        if (is_max) {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(val, &end, 10);
+            if (!val[0] || *end || errno || val[0] == '-')
+                return usage_error("--max-samples needs a number, not '%s'",
+                                   val);
+            max_samples = v;
         }
     }
     if (!dump)
@@ -305,7 +375,9 @@ int cmd_pprof(int argc, char **argv)
         sr_close(r);
         return 1;
     }
-    int ok = write_profile(r, o.f, level, out) == 0;
+    uint64_t n = max_samples ? count_samples(dump, max_samples) : 0;
+    int ok = write_profile(r, o.f, level, n > max_samples ? max_samples : 0,
+                           out) == 0;
     if (!ok)
         of_abort(&o);
     else if (of_commit(&o, err, sizeof err) != 0) {

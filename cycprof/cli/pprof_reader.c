@@ -15,8 +15,11 @@
 #include <string.h>
 #include <zlib.h>
 
-/* A decompression bomb is refused before the process passes ~256 MB. */
+/* A decompression bomb is refused before the process passes ~256 MB,
+ * unless the file itself is big: a real profile expands 5-10 times, a
+ * bomb a thousand times, so a profile may grow to 64 times its size. */
 size_t pprof_max_bytes = (size_t)192 << 20;
+#define PPROF_MAX_RATIO 64
 
 /* Limits on expanded stacks; see the check in build(). */
 #define PPROF_MAX_DEPTH (1u << 20)
@@ -47,20 +50,25 @@ static int gunzip(const unsigned char *buf, size_t len, unsigned char **out,
         *why = "zlib initialisation failed";
         return -1;
     }
+    size_t limit = pprof_max_bytes;
+    if (len <= SIZE_MAX / PPROF_MAX_RATIO && len * PPROF_MAX_RATIO > limit)
+        limit = len * PPROF_MAX_RATIO;
     size_t cap = len * 4 + 1024, n = 0;
-    if (cap > pprof_max_bytes)
-        cap = pprof_max_bytes;
+    if (cap > limit)
+        cap = limit;
     unsigned char *o = cu_malloc(cap);
     z.next_in = (unsigned char *)buf;
     int rc = Z_OK;
     size_t in_left = len;
     while (rc != Z_STREAM_END) {
         if (n == cap) {
-            if (cap >= pprof_max_bytes) {
-                *why = "decompressed profile is larger than 192 MiB (a decompression bomb?)";
+            if (cap >= limit) {
+                *why = limit == pprof_max_bytes
+                    ? "decompressed profile is larger than 192 MiB (a decompression bomb?)"
+                    : "decompressed profile is more than 64 times its compressed size (a decompression bomb?)";
                 goto bad;
             }
-            cap = cap * 2 > pprof_max_bytes ? pprof_max_bytes : cap * 2;
+            cap = cap * 2 > limit ? limit : cap * 2;
             o = cu_realloc(o, cap);
         }
         /* zlib counts in uInt; feed at most 1 GiB per call. */

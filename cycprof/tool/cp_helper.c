@@ -40,7 +40,8 @@ HChar* cp_helper_path(void)
 static void exec_helper(const HChar* helper, const HChar* dump,
                         const HChar* out, const HChar* err_path)
 {
-   const HChar* argv[6];
+   const HChar* argv[7];
+   HChar max_samples[48];
    SysRes sr;
    /* Its own process group: a time limit stops whatever it started. */
    cp_sys_new_process_group();
@@ -50,15 +51,19 @@ static void exec_helper(const HChar* helper, const HChar* dump,
       VG_(dup2)(sr_Res(sr), 2);
       VG_(close)(sr_Res(sr));
    }
+   VG_(sprintf)(max_samples, "--max-samples=%d", cp_opts.pprof_max_samples);
    argv[0] = helper;
    argv[1] = "pprof";
-   argv[2] = dump;
-   argv[3] = "-o";
-   argv[4] = out;
-   argv[5] = NULL;
+   argv[2] = max_samples;
+   argv[3] = dump;
+   argv[4] = "-o";
+   argv[5] = out;
+   argv[6] = NULL;
    VG_(execv)(helper, argv);
    VG_(exit)(127);
 }
+
+#define HELPER_NOTE "cycprof pprof: note: "
 
 /* The first line the helper printed on stderr, "" when none. */
 static void first_error_line(const HChar* err_path, HChar* line, Int size)
@@ -138,8 +143,14 @@ Bool cp_helper_convert(const HChar* helper, const HChar* dump,
    first_error_line(err_path, why, sizeof why);
    VG_(unlink)(err_path);
    VG_(free)(err_path);
-   if (!timed_out && EXITED(status) && EXIT_STATUS(status) == 0)
+   if (!timed_out && EXITED(status) && EXIT_STATUS(status) == 0) {
+      /* A profile too big for pprof was coarsened: say how, and how not to. */
+      if (VG_(strncmp)(why, HELPER_NOTE, VG_(strlen)(HELPER_NOTE)) == 0)
+         VG_(umsg)("cycprof: pprof profile %s: %s; --pprof-max-samples=0 "
+                   "keeps every line\n", target,
+                   why + VG_(strlen)(HELPER_NOTE));
       return True;
+   }
 
    if (timed_out)
       VG_(umsg)("cycprof: no pprof profile %s: '%s pprof' did not finish "
