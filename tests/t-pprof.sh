@@ -297,3 +297,37 @@ C.done()
 PY
 }
 register pprof-coarsened t_pprof_coarsened
+
+# A profile that decompresses past the bomb limit (192 MiB) but only a few times its
+# own size is a real profile, not a bomb: cycprof folded reads it. (A compiler's
+# line-level profile is 50 MB compressed, 665 MB decompressed.) Built by hand: one
+# sample in a function whose file name is 200 MB of random bytes, stored uncompressed.
+t_pprof_large_profile_read() {
+    need_tool
+    python3 - large.pb.gz <<'PY' || fail "cannot build the large profile"
+import base64, gzip, os, sys
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7f; n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n: return bytes(out)
+def field(num, payload):        # length-delimited
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+def vfield(num, v):
+    return varint(num << 3) + varint(v)
+strings = [b"", b"instructions", b"count", b"big_function", base64.b64encode(os.urandom(150 << 20))]
+prof = field(1, vfield(1, 1) + vfield(2, 2))                      # sample_type
+prof += field(2, field(1, varint(1)) + field(2, varint(12345)))  # sample: loc 1, value
+prof += field(4, vfield(1, 1) + field(4, vfield(1, 1) + vfield(2, 7)))   # location 1 -> fn 1 line 7
+prof += field(5, vfield(1, 1) + vfield(2, 3) + vfield(3, 3) + vfield(4, 4))  # function 1
+for s in strings:
+    prof += field(6, s)
+with gzip.open(sys.argv[1], "wb", compresslevel=1) as f:
+    f.write(prof)
+PY
+    local out
+    out=$("$HELPER_BIN" folded large.pb.gz 2>err.txt) || fail "cycprof folded refused a real profile: $(cat err.txt)"
+    [ "$out" = "big_function 12345" ] || fail "cycprof folded printed '$out', want 'big_function 12345'"
+}
+register pprof-large-profile-read t_pprof_large_profile_read

@@ -51,7 +51,7 @@ static void exec_helper(const HChar* helper, const HChar* dump,
       VG_(dup2)(sr_Res(sr), 2);
       VG_(close)(sr_Res(sr));
    }
-   VG_(sprintf)(max_samples, "--max-samples=%d", cp_opts.pprof_max_samples);
+   VG_(sprintf)(max_samples, "--max-samples=%d", cp_pprof_max_samples());
    argv[0] = helper;
    argv[1] = "pprof";
    argv[2] = max_samples;

@@ -18,7 +18,7 @@ CpOptions cp_opts = {
    .top            = 0,
    .pprof_time_limit  = 300,
    .pprof_max_dump_mb = 2048,
-   .pprof_max_samples = 250000,
+   .pprof_max_samples = -1,   /* 250000 at line granularity, else 0 */
 };
 
 Bool cp_process_option(const HChar* arg)
@@ -50,6 +50,12 @@ Bool cp_process_option(const HChar* arg)
    return True;
 }
 
+Int cp_pprof_max_samples(void)
+{
+   if (cp_opts.pprof_max_samples >= 0) return cp_opts.pprof_max_samples;
+   return cp_opts.pprof_by_line ? 250000 : 0;
+}
+
 void cp_print_usage(void)
 {
    VG_(printf)(
@@ -68,7 +74,8 @@ void cp_print_usage(void)
 "                              is written per function (and the smallest\n"
 "                              contexts merged into their callers if still\n"
 "                              above N), so that pprof can read it; totals\n"
-"                              and self costs stay exact; 0: no limit [250000]\n"
+"                              and self costs stay exact; 0: no limit\n"
+"                              [250000; 0 with --pprof-granularity=instr]\n"
 "    --fold-recursion=no|yes   a call to a function already on the stack reuses\n"
 "                              that frame's context (bounded memory) [yes]\n"
 "    --dump-instr=no|yes       per-instruction positions in the callgrind file [no]\n"

@@ -16,13 +16,18 @@ typedef struct {
    Int          top;             /* --top=N, 0: no table */
    Int          pprof_time_limit;  /* --pprof-time-limit, seconds */
    Int          pprof_max_dump_mb; /* --pprof-max-dump, MiB */
-   Int          pprof_max_samples; /* --pprof-max-samples, 0: no limit */
+   Int          pprof_max_samples; /* --pprof-max-samples, 0: no limit,
+                                   * -1: not given (cp_pprof_max_samples) */
 } CpOptions;
 
 extern CpOptions cp_opts;
 
 Bool cp_process_option(const HChar* arg);
 void cp_print_usage(void);
+/* The sample limit handed to the helper: --pprof-max-samples, or when not
+ * given 250000 at line granularity and none at instr granularity (whose
+ * point is one location per address). */
+Int  cp_pprof_max_samples(void);
 void cp_print_debug_usage(void);
 
 #endif
