@@ -114,7 +114,7 @@ void cp_request_sb_recount(Int delta)
    ULong* counts;
    if (!sb || !cp_instr_on || !cp_collecting_in(ctx)) return;
    if (sb->owner == ctx->owner) {
-      cp_context_cover_owner(ctx);
+      cp_context_cover(ctx, sb);
       counts = ctx->dense + sb->local;
    } else {
       counts = cp_counters(ctx, sb);

@@ -221,30 +221,30 @@ ULong* cp_counters(Context* ctx, SBInfo* sb)
 }
 
 /* Owner 0 is nobody's: every superblock calls the helper. */
-DenseCounters cp_dense = { 0, 0, (UWord)&cp_running };
+DenseCounters cp_dense = { 0, 0, 0, (UWord)&cp_running };
 
-/* Geometric growth while the function's code is still being translated,
- * bounded so that a finished function wastes at most a quarter. */
-static void grow_dense(Context* ctx, UInt needed)
+/* Geometric growth, bounded by the owner's counters so far: a context
+ * that runs a function's blocks one by one reallocates O(log) times, and
+ * one that runs a few early blocks of a big function stays small. */
+void cp_context_cover(Context* ctx, const SBInfo* sb)
 {
-   UInt old = ctx->dense_len, len = needed;
-   if (len < old + old / 4) len = old + old / 4;
+   UInt old = ctx->dense_len, needed = sb->local + sb->n_exits;
+   UInt all = cp_owner(ctx->owner)->n_counters, len = needed;
+   if (needed <= old) return;
+   if (len < old + old / 2) len = old + old / 2;
+   if (len < 8) len = 8;
+   if (len > all) len = all;
+   if (len < needed) len = needed;
    ctx->dense = VG_(realloc)("cp.ctx.dense", ctx->dense, len * sizeof(ULong));
    VG_(memset)(ctx->dense + old, 0, (len - old) * sizeof(ULong));
    ctx->dense_len = len;
-}
-
-void cp_context_cover_owner(Context* ctx)
-{
-   UInt needed = cp_owner(ctx->owner)->n_counters;
-   if (ctx->dense_len < needed) grow_dense(ctx, needed);
-   ctx->dense_epoch = cp_owners_epoch;
 }
 
 void cp_context_lend(UWord base)
 {
    cp_dense.owner = 0;
    cp_dense.base = base;
+   cp_dense.limit = 0;
    cp_dense.running = (UWord)&cp_running;
 }
 

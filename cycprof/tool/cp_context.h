@@ -19,28 +19,29 @@ Context*    cp_context_enter(Context* parent, Addr callsite, Addr fn,
 ULong*      cp_counters(Context* ctx, SBInfo* sb);
 
 /* The running thread's context's dense counters, read by the inline
- * code: a superblock of this owner finds its counters at base + local.
- * The current context's array always covers all of its owner's
- * counters, so the owner is all the inline code compares. */
+ * code: a superblock of this owner finds its counters at base + local,
+ * if they lie below limit.  Arrays grow only to cover the superblocks
+ * that ran in the context (most contexts of a big function run a few of
+ * its blocks), so the inline code checks both owner and limit. */
 typedef struct {
    UWord owner;
    UWord base;
+   UWord limit;     /* counters covered: local + n_exits <= limit */
    UWord running;   /* where the running count goes (cp_collect.h) */
 } DenseCounters;
 extern DenseCounters cp_dense;
 
-/* Grows ctx's dense counters to cover every superblock its owner has. */
-void        cp_context_cover_owner(Context* ctx);
+/* Grows ctx's dense counters to cover sb's (sb is of ctx's owner). */
+void        cp_context_cover(Context* ctx, const SBInfo* sb);
 
-/* Makes ctx's dense counters the current ones, grown to cover every
- * superblock its owner has by now.  Inline: it runs on every call and
- * return. */
+/* Makes ctx's dense counters the current ones.  Inline: it runs on every
+ * call and return. */
 static inline void cp_context_publish(Context* ctx)
 {
-   if (ctx->dense_epoch != cp_owners_epoch) cp_context_cover_owner(ctx);
    cp_dense.owner = ctx->collect_owner;
    cp_dense.running = (UWord)&cp_running;
    cp_dense.base = (UWord)ctx->dense;
+   cp_dense.limit = ctx->dense_len;
 }
 /* For a superblock its frame's function does not own: base such that its
  * counters are at base + local, for this run of it only; the next

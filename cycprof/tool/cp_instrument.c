@@ -94,7 +94,6 @@ static SBInfo* describe_superblock(const IRSB* in)
     * own (cp_owner_of_frame). */
    cp_owner_take(cp_function_named(sb->addr, &owner_fn)
                     ? cp_owner_id(owner_fn) : cp_cur_ctx->owner, sb);
-   cp_context_publish(cp_cur_ctx);   /* covers the new counters */
 
    if (!all_sbinfos)
       all_sbinfos = VG_(newXA)(VG_(malloc), "cp.sbinfos", VG_(free),
@@ -187,7 +186,8 @@ static IRExpr* word(ULong w)
 
 /* Runs first in every superblock: one branch decides whether the helper
  * must run (the current frame's function does not own this superblock:
- * see cp_owners.h; or a function is entered other than by a call: a
+ * see cp_owners.h; or the context's counters do not reach its own yet;
+ * or a function is entered other than by a call: a
  * frame may share its owner with another function, so owning the entry
  * does not mean being that function's frame).  Returns the address of
  * the superblock's counters. */
@@ -197,6 +197,12 @@ static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
    IRExpr* sp = get_sp(out, layout);
    IRExpr* need = binop(out, Iop_Xor64, load64(out, &cp_dense.owner),
                         word(sb->owner));
+   IRExpr* uncovered = new_tmp(out, Ity_I1,
+                               IRExpr_Binop(Iop_CmpLT64U,
+                                            load64(out, &cp_dense.limit),
+                                            word(sb->local + sb->n_exits)));
+   need = binop(out, Iop_Or64, need,
+                new_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, uncovered)));
    if (sb->fn_entry)
       need = binop(out, Iop_Or64, need,
                    binop(out, Iop_Xor64, load64(out, &cp_top_fn),

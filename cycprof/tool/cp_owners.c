@@ -5,7 +5,6 @@
 #include "cp_addrmap.h"
 #include "cp_owners.h"
 
-ULong cp_owners_epoch = 1;
 
 static AddrMap id_of_fn;   /* function entry -> owner id */
 static AddrMap owner_at;   /* superblock address -> its owner id */
@@ -77,5 +76,4 @@ void cp_owner_take(UInt id, SBInfo* sb)
    }
    while (o->n_counters < sb->local + sb->n_exits)
       o->sb_at[o->n_counters++] = o->n_sbs - 1;
-   cp_owners_epoch++;
 }

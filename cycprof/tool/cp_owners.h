@@ -35,8 +35,5 @@ const Owner* cp_owner(UInt id);
 UInt         cp_owner_of_frame(Addr fn);
 /* Gives sb its place in the owner's counters: sb->owner, sb->local. */
 void         cp_owner_take(UInt id, SBInfo* sb);
-/* Changes whenever some owner takes a superblock: an array sized at the
- * same epoch needs no look at its owner. */
-extern ULong cp_owners_epoch;
 
 #endif

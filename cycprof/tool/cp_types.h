@@ -87,8 +87,8 @@ typedef struct Context {
    ULong       calls;      /* how often a frame entered this context */
    UInt        owner;      /* fn's id in cp_owners.h */
    UInt        dense_len;
-   ULong*      dense;      /* [dense_len]: counters of superblocks fn owns */
-   ULong       dense_epoch;   /* cp_owners_epoch() when dense was sized */
+   ULong*      dense;      /* [dense_len]: counters of superblocks fn owns,
+                            * as far as those that ran here need */
    Addr        callsite;   /* where control left the parent (0 for roots) */
    Addr        fn;         /* function of this frame; signo for signals */
    UInt        id;         /* dense, creation order: parents first */
