@@ -9,36 +9,20 @@
 # built tool (CYCPROF_BUILD/vg-lib), callgrind_annotate and go for the
 # readers. Oracles: the program's own result computed here in awk, row
 # counts, and the real readers (callgrind_annotate, go tool pprof).
-set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../../.." && pwd)
-: "${CYCPROF_BUILD:=$REPO/build}"
-CARGO_CYC="" CYC=""
-for d in "$CYCPROF_BUILD" "$CYCPROF_BUILD/cycprof/cli"; do
-    [ -z "$CARGO_CYC" ] && [ -x "$d/cargo-cycprof" ] && [ -f "$d/cargo-cycprof" ] && CARGO_CYC=$d/cargo-cycprof
-    [ -z "$CYC" ] && [ -x "$d/cycprof" ] && [ -f "$d/cycprof" ] && CYC=$d/cycprof
-done
-VGLIB=$CYCPROF_BUILD/vg-lib
-T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-cargo-tests.XXXXXX")
+. "$HERE/../suite.sh"
+suite_init cargo
+REPO=$SUITE_REPO
 # cargo and rustup need the real home (toolchains); go gets a scratch one.
 REAL_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 [ -d "$REAL_HOME/.cargo/bin" ] && PATH="$PATH:$REAL_HOME/.cargo/bin"
-export GOCACHE=$T/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local LC_ALL=C \
+export GOCACHE=$T/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local \
        PPROF_TMPDIR=$T/pprof-tmp PPROF_BINARY_PATH=$T/no-binaries
 export CARGO_TARGET_DIR=$T/target
-PASS=0 FAILS=0
-ok() { echo "ok $1"; PASS=$((PASS + 1)); }
-bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
-finish() {
-    echo "cargo: $PASS passed, $FAILS failed"
-    if [ $FAILS = 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$T"; else echo "# kept $T"; fi
-    [ $FAILS = 0 ]
-    exit
-}
 one_line() { tr '\n' ' ' <"$1" | head -c 300; }
 
-if [ -z "$CARGO_CYC" ] || [ -z "$CYC" ]; then
-    bad setup "no built cargo-cycprof and cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"; finish
+if [ -z "$CARGO_CYC" ]; then
+    bad setup "no built cargo-cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"; finish
 fi
 # cargo-cycprof finds cycprof next to itself; valgrind finds the tool here.
 export VALGRIND_LIB=$VGLIB PATH="$(dirname "$CARGO_CYC"):$PATH"
