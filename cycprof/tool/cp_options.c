@@ -18,6 +18,7 @@ CpOptions cp_opts = {
    .top            = 0,
    .pprof_time_limit  = 300,
    .pprof_max_dump_mb = 2048,
+   .out_stall_limit   = 300,
 };
 
 Bool cp_process_option(const HChar* arg)
@@ -38,6 +39,8 @@ Bool cp_process_option(const HChar* arg)
                        1, 86400) {}
    else if VG_BINT_CLO(arg, "--pprof-max-dump", cp_opts.pprof_max_dump_mb,
                        1, 1 << 20) {}
+   else if VG_BINT_CLO(arg, "--out-stall-limit", cp_opts.out_stall_limit,
+                       0, 86400) {}
    else if VG_BOOL_CLO(arg, "--fold-recursion", cp_opts.fold_recursion) {}
    else if VG_BOOL_CLO(arg, "--dump-instr", cp_opts.dump_instr) {}
    else if VG_BOOL_CLO(arg, "--keep-stacks", cp_opts.keep_stacks) {}
@@ -61,6 +64,9 @@ void cp_print_usage(void)
 "                              (the stacks dump and the helper) [300]\n"
 "    --pprof-max-dump=<MiB>    no pprof profile when the stacks dump handed\n"
 "                              to the helper would be larger [2048]\n"
+"    --out-stall-limit=<s>     give up an output written in place (FIFO,\n"
+"                              pipe, terminal) that takes nothing for s\n"
+"                              seconds; 0 waits without end [300]\n"
 "    --fold-recursion=no|yes   a call to a function already on the stack reuses\n"
 "                              that frame's context (bounded memory) [yes]\n"
 "    --dump-instr=no|yes       per-instruction positions in the callgrind file [no]\n"

@@ -16,6 +16,7 @@ typedef struct {
    Int          top;             /* --top=N, 0: no table */
    Int          pprof_time_limit;  /* --pprof-time-limit, seconds */
    Int          pprof_max_dump_mb; /* --pprof-max-dump, MiB */
+   Int          out_stall_limit;   /* --out-stall-limit, seconds, 0: none */
 } CpOptions;
 
 extern CpOptions cp_opts;
