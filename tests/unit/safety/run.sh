@@ -130,6 +130,15 @@ printf 'cycprof-stacks\t1\r\ncmd\tx\r\npid\t1\r\n' >crlf.stacks
 run crlf "$CYC" pprof crlf.stacks -o crlf.pb.gz
 [ $RC = 1 ] && one_line crlf 'crlf.stacks:1: line ends with CR LF' && [ ! -e crlf.pb.gz ] && ok crlf-dump ||
     bad crlf-dump "exit $RC: $(head -c 200 crlf.err)"
+# running out of memory is not bad usage: status 1, one line (400,000
+# functions read with 40 MB of address space)
+python3 -c "
+w = open('many.cg', 'w'); w.write('# callgrind format\\nversion: 1\\nevents: Ir\\n')
+for i in range(400000): w.write('fn=function_with_a_long_name_%d\\n1 %d\\n' % (i, i + 1))
+"
+(ulimit -v 40000; "$CYC" report -n 1 many.cg >oom.out 2>oom.err); RC=$?
+[ $RC = 1 ] && one_line oom '^cycprof: out of memory$' && ok out-of-memory-status ||
+    bad out-of-memory-status "exit $RC (want 1): $(head -c 200 oom.err)"
 if [ -n "$CARGO_CYC" ]; then
     mkdir empty && (cd empty && "$CARGO_CYC" cycprof --vg-opt= >../vgopt.out 2>../vgopt.err); RC=$?
     [ $RC = 2 ] && one_line vgopt "^cargo-cycprof: --vg-opt needs a valgrind option" && ok cargo-empty-vg-opt ||
