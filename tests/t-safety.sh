@@ -123,6 +123,82 @@ PY
 }
 register safety-out-fifo-stdout t_out_fifo_and_stdout
 
+# A FIFO reader that reads CHUNK bytes every PAUSE seconds, and stops
+# reading (but keeps the FIFO open) once it has STOP bytes (-1: never);
+# what it read goes to OUT. The pipe is shrunk to one page, so that a
+# writer waits on it sooner.
+slow_reader() { # FIFO OUT CHUNK PAUSE STOP
+    python3 - "$@" <<'PY' &
+import fcntl, os, sys, time
+fifo, out, chunk, pause, stop = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+fd = os.open(fifo, os.O_RDONLY)
+try:
+    fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 4096)
+except OSError:
+    pass  # the writer was quicker: a 64 KiB pipe, still smaller than the file
+got = b""
+while stop < 0 or len(got) < stop:
+    d = os.read(fd, chunk)
+    if not d:
+        break
+    got += d
+    time.sleep(pause)
+open(out, "wb").write(got)
+if stop >= 0:
+    time.sleep(100)
+PY
+    READER=$!
+    # a writer finds it only once it waits on the FIFO
+    local i
+    for i in $(seq 400); do
+        [ "$(cat /proc/$READER/wchan 2>/dev/null)" = wait_for_partner ] && break
+        sleep 0.05
+    done
+}
+
+# A FIFO whose reader stops reading (issue 14: exit is bounded): the tool
+# gives up after --out-stall-limit seconds without progress, in one line,
+# and keeps the program's exit status. A reader that is slow but keeps
+# reading gets the whole file, although it takes longer than the limit.
+t_out_fifo_stalled() {
+    need_tool; need_prog exitcode
+    mkfifo stall.fifo slow.fifo
+    # --dump-instr=yes: a callgrind file of ~190 KB, more than a pipe holds
+    slow_reader stall.fifo stall.copy 1000 0 1000; local r1=$READER
+    timeout -s KILL 120 env -i PATH=/usr/bin:/bin VALGRIND_LIB="$VGLIB" valgrind --tool=cycprof \
+        --pprof=no --dump-instr=yes --out-stall-limit=2 --cycprof-out-file="$PWD/stall.fifo" \
+        --log-file="$PWD/stall.log" "$BIN/exitcode" 3 >/dev/null 2>&1
+    local rc=$?
+    kill $r1 2>/dev/null; wait $r1 2>/dev/null
+    [ $rc = 137 ] && fail "valgrind still writing to a FIFO nobody reads after 120 s (killed)"
+    [ $rc = 3 ] || note "the program exited 3, valgrind $rc"
+    [ -p stall.fifo ] || note "the FIFO was replaced"
+    local msgs; msgs=$(cp_lines stall.log)
+    echo "$msgs"
+    [ "$msgs" = "cycprof: cannot write $PWD/stall.fifo: nothing read from it for 2 s (--out-stall-limit); the rest is not written" ] ||
+        note "a stalled FIFO reader: want one line 'cannot write .../stall.fifo: nothing read from it for 2 s ...', got: $(echo "$msgs" | tr '\n' ' ')"
+    grep -qF 'cycprof: wrote ' stall.log && note "the log says the stalled file was written"
+    # 16 KiB every 0.5 s: about 6 s for the file, never 2 s without progress
+    slow_reader slow.fifo slow.copy 16384 0.5 -1; local r2=$READER
+    timeout -s KILL 120 env -i PATH=/usr/bin:/bin VALGRIND_LIB="$VGLIB" valgrind --tool=cycprof \
+        --pprof=no --dump-instr=yes --out-stall-limit=2 --cycprof-out-file="$PWD/slow.fifo" \
+        --log-file="$PWD/slow.log" "$BIN/exitcode" 3 >/dev/null 2>&1
+    rc=$?
+    reap $r2
+    [ $rc = 3 ] || note "slow reader: the program exited 3, valgrind $rc"
+    [ -z "$(cp_lines slow.log)" ] || note "slow reader: $(cp_lines slow.log | tr '\n' ' ')"
+    pycheck slow.copy slow.log <<'PY'
+import sys, cyc
+C = cyc.Checker()
+r = cyc.parse_callgrind(sys.argv[1])
+C.eq("slow FIFO reader: callgrind summary = I refs", [cyc.refs_total(sys.argv[2])], r.summary)
+C.eq("slow FIFO reader: the file is whole", "totals:", open(sys.argv[1]).read().splitlines()[-1][:7])
+C.done()
+PY
+    expect_no_leftovers stall.fifo slow.fifo stall.copy slow.copy stall.log slow.log
+}
+register safety-out-fifo-stalled t_out_fifo_stalled
+
 # Device nodes made here (never the real ones under /dev): null (1,3) and
 # full (1,7), whose writes fail with ENOSPC like a full disk.
 t_out_device() {

@@ -91,8 +91,8 @@ static int by_name(const void *a, const void *b)
 static const cargo_exe_t *choose(cargo_exe_t *exe, int nexe)
 {
     if (nexe == 0)
-        cargo_die("cargo built no binary (a library crate?); choose one "
-                  "with --bin NAME or --example NAME");
+        cargo_exit(CARGO_USAGE, "cargo built no binary (a library "
+                   "crate?); choose one with --bin NAME or --example NAME");
     if (nexe == 1)
         return &exe[0];
     char names[512] = "";
@@ -101,8 +101,8 @@ static const cargo_exe_t *choose(cargo_exe_t *exe, int nexe)
         strncat(names, k ? ", " : "", sizeof names - strlen(names) - 1);
         strncat(names, exe[k].name, sizeof names - strlen(names) - 1);
     }
-    cargo_die("%d binaries (%s) and none chosen: use --bin NAME, or set "
-              "default-run in Cargo.toml", nexe, names);
+    cargo_exit(CARGO_USAGE, "%d binaries (%s) and none chosen: use --bin "
+               "NAME, or set default-run in Cargo.toml", nexe, names);
 }
 
 /* mkdir -p. */
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
     cargo_opts_t o;
     int r = cargo_opts_parse(argc, argv, first, &o);
     if (r)
-        return r > 0 ? 0 : CARGO_FAIL;
+        return r > 0 ? 0 : CARGO_USAGE;
 
     char *manifest = NULL;
     if (!o.manifest_path) {
@@ -208,8 +208,8 @@ int main(int argc, char **argv)
     int nexe;
     int rc = cargo_build(o.build, &exe, &nexe);
     if (rc != 0)
-        cargo_die("cargo build failed (exit status %d; its messages are "
-                  "above); nothing was profiled", rc);
+        cargo_exit(rc, "cargo build failed (exit status %d; its messages "
+                   "are above); nothing was profiled", rc);
     const cargo_exe_t *target = choose(exe, nexe);
 
     if (o.outdir)

@@ -35,8 +35,10 @@ const char *const cargo_usage =
     "Other options (-p NAME, --features F, --manifest-path P, ...) are passed\n"
     "to `cargo build`.\n"
     "\n"
-    "Exit status: the program's; 101 if cargo cycprof itself failed (bad\n"
-    "option, no cargo project, failed build, valgrind or cycprof missing).\n";
+    "Exit status: the program's; 2 for a bad command line (an unknown\n"
+    "--sort event, a bad -n, no binary chosen); 1 when cargo cycprof cannot\n"
+    "run it (no cargo project, cargo, valgrind, the tool or cycprof missing,\n"
+    "no profile written); cargo's own status when the build fails.\n";
 
 /* The events the tool records (cycprof/tool/cp_write_callgrind.c writes
  * "events: Ir"). Checked before building so that a typo costs no build

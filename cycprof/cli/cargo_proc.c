@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-void cargo_die(const char *fmt, ...)
+void cargo_exit(int status, const char *fmt, ...)
 {
     va_list ap;
     fflush(stdout);
@@ -22,7 +22,7 @@ void cargo_die(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    exit(CARGO_FAIL);
+    exit(status);
 }
 
 static int is_exe(const char *path)

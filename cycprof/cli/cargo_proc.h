@@ -5,12 +5,18 @@
 
 #include <sys/types.h>
 
-/* Exit status of cargo cycprof's own failures, as cargo uses. */
-#define CARGO_FAIL 101
+/* Exit statuses of cargo cycprof's own failures, as the cycprof command
+ * uses them: a bad command line, and anything else that stops it before
+ * the program's status is known (no cargo project, a tool missing, no
+ * profile written). A failed build keeps cargo's own status. */
+#define CARGO_FAIL 1
+#define CARGO_USAGE 2
 
-/* Print "cargo-cycprof: <formatted>" as one line and exit CARGO_FAIL. */
-void cargo_die(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2), noreturn));
+/* Print "cargo-cycprof: <formatted>" as one line and exit with status. */
+void cargo_exit(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+/* cargo_exit(CARGO_FAIL, ...). */
+#define cargo_die(...) cargo_exit(CARGO_FAIL, __VA_ARGS__)
 
 /* The executable that execvp would run for name (a name without '/' is
  * searched on PATH), malloc'd, or NULL if there is none. */

@@ -71,10 +71,11 @@ void cu_err(const char *cmd, const char *fmt, ...)
     free(e);
 }
 
+/* Status 1, as for any input too large to handle: 2 means bad usage. */
 static void oom(void)
 {
     fputs("cycprof: out of memory\n", stderr);
-    exit(2);
+    exit(1);
 }
 
 void *cu_malloc(size_t n)

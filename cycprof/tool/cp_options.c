@@ -19,6 +19,7 @@ CpOptions cp_opts = {
    .pprof_time_limit  = 300,
    .pprof_max_dump_mb = 2048,
    .pprof_max_samples = -1,   /* 250000 at line granularity, else 0 */
+   .out_stall_limit   = 300,
 };
 
 Bool cp_process_option(const HChar* arg)
@@ -41,6 +42,8 @@ Bool cp_process_option(const HChar* arg)
                        1, 1 << 20) {}
    else if VG_BINT_CLO(arg, "--pprof-max-samples",
                        cp_opts.pprof_max_samples, 0, 1 << 30) {}
+   else if VG_BINT_CLO(arg, "--out-stall-limit", cp_opts.out_stall_limit,
+                       0, 86400) {}
    else if VG_BOOL_CLO(arg, "--fold-recursion", cp_opts.fold_recursion) {}
    else if VG_BOOL_CLO(arg, "--dump-instr", cp_opts.dump_instr) {}
    else if VG_BOOL_CLO(arg, "--keep-stacks", cp_opts.keep_stacks) {}
@@ -76,6 +79,9 @@ void cp_print_usage(void)
 "                              above N), so that pprof can read it; totals\n"
 "                              and self costs stay exact; 0: no limit\n"
 "                              [250000; 0 with --pprof-granularity=instr]\n"
+"    --out-stall-limit=<s>     give up an output written in place (FIFO,\n"
+"                              pipe, terminal) that takes nothing for s\n"
+"                              seconds; 0 waits without end [300]\n"
 "    --fold-recursion=no|yes   a call to a function already on the stack reuses\n"
 "                              that frame's context (bounded memory) [yes]\n"
 "    --dump-instr=no|yes       per-instruction positions in the callgrind file [no]\n"

@@ -18,6 +18,7 @@ typedef struct {
    Int          pprof_max_dump_mb; /* --pprof-max-dump, MiB */
    Int          pprof_max_samples; /* --pprof-max-samples, 0: no limit,
                                    * -1: not given (cp_pprof_max_samples) */
+   Int          out_stall_limit;   /* --out-stall-limit, seconds, 0: none */
 } CpOptions;
 
 extern CpOptions cp_opts;

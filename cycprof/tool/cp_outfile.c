@@ -8,6 +8,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
+#include "cp_options.h"
 #include "cp_outfile.h"
 #include "cp_sys.h"
 
@@ -159,6 +160,30 @@ static void fail(OutFile* f, const HChar* why)
    VG_(snprintf)(last_error, sizeof last_error, "%s", why);
 }
 
+/* A FIFO or pipe whose reader stopped reading (or a terminal held by
+ * ^S) would keep the program from ever exiting: wait for it at most
+ * --out-stall-limit seconds without progress.  False when that ran out. */
+static Bool wait_for_reader(OutFile* f)
+{
+   Int limit_s = cp_opts.out_stall_limit;
+   ULong deadline = cp_sys_now_ms() + (ULong)limit_s * 1000;
+   for (;;) {
+      Int left = -1, r;
+      if (limit_s > 0) {
+         ULong now = cp_sys_now_ms();
+         if (now >= deadline) break;
+         left = (Int)(deadline - now);
+      }
+      r = cp_sys_wait_writable(f->fd, left);
+      if (r == 1) return True;
+      if (r < 0 && r != -VKI_EINTR) return True; /* the write says why */
+   }
+   VG_(snprintf)(last_error, sizeof last_error, "nothing read from it for "
+                 "%d s (--out-stall-limit); the rest is not written", limit_s);
+   f->failed = True;
+   return False;
+}
+
 static void flush(OutFile* f)
 {
    UInt done = 0;
@@ -168,7 +193,9 @@ static void flush(OutFile* f)
       fail(f, "the time limit ran out");
    while (done < f->used && !f->failed) {
       Int n = VG_(write)(f->fd, f->buf + done, f->used - done);
-      if (n < 0) {
+      if (n == -VKI_EAGAIN && f->in_place) {
+         wait_for_reader(f);
+      } else if (n < 0) {
          set_errno_error(-n);
          f->failed = True;
       } else if (n == 0) {

@@ -13,7 +13,6 @@ extern SysRes       VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
                                     RegWord);
 extern const HChar* VG_(strerror)(UWord errnum);
 extern Int          VG_(kill)(Int pid, Int signo);
-extern Int          VG_(fcntl)(Int fd, Int cmd, Addr arg);
 extern Int          VG_(check_executable)(Bool* is_setuid, const HChar* f,
                                           Bool allow_setuid);
 
@@ -61,13 +60,23 @@ Int cp_sys_check_executable(const HChar* path)
 Int cp_sys_open_in_place(const HChar* path)
 {
    SysRes r = VG_(open)(path, VKI_O_WRONLY | VKI_O_APPEND | VKI_O_NONBLOCK, 0);
-   Int fd, flags;
    if (sr_isError(r)) return -(Int)sr_Err(r);
-   fd = sr_Res(r);
-   /* Non-blocking only for the open: writes wait for a slow reader. */
-   flags = VG_(fcntl)(fd, VKI_F_GETFL, 0);
-   if (flags >= 0) VG_(fcntl)(fd, VKI_F_SETFL, flags & ~VKI_O_NONBLOCK);
-   return fd;
+   return sr_Res(r);
+}
+
+/* poll(2)'s POLLOUT, the same on every Linux (vki does not name it). */
+#define POLL_OUT 0x0004
+
+Int cp_sys_wait_writable(Int fd, Int timeout_ms)
+{
+   struct vki_pollfd p;
+   SysRes r;
+   p.fd = fd;
+   p.events = POLL_OUT;
+   p.revents = 0;
+   r = VG_(poll)(&p, 1, timeout_ms);
+   if (sr_isError(r)) return -(Int)sr_Err(r);
+   return sr_Res(r) > 0 ? 1 : 0;
 }
 
 Int cp_sys_create_new(const HChar* path)

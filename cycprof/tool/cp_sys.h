@@ -21,8 +21,14 @@ Int cp_sys_check_executable(const HChar* path);
 
 /* Opens an existing non-regular file (device, FIFO, /dev/stdout) for
  * writing at its end, without blocking on a FIFO nobody reads; returns
- * the fd or -errno. */
+ * the fd or -errno.  The fd stays non-blocking: a write that would wait
+ * fails with EAGAIN, and the writer waits with cp_sys_wait_writable. */
 Int cp_sys_open_in_place(const HChar* path);
+
+/* Waits until fd accepts a write or timeout_ms pass (-1: no limit):
+ * 1 writable (or its reader is gone: the write then says so), 0 the time
+ * ran out, -errno. */
+Int cp_sys_wait_writable(Int fd, Int timeout_ms);
 
 /* Creates path, which must not exist (a stale file of a dead process
  * with our pid is removed first); returns the fd or -errno. */

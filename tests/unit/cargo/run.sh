@@ -9,36 +9,20 @@
 # built tool (CYCPROF_BUILD/vg-lib), callgrind_annotate and go for the
 # readers. Oracles: the program's own result computed here in awk, row
 # counts, and the real readers (callgrind_annotate, go tool pprof).
-set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../../.." && pwd)
-: "${CYCPROF_BUILD:=$REPO/build}"
-CARGO_CYC="" CYC=""
-for d in "$CYCPROF_BUILD" "$CYCPROF_BUILD/cycprof/cli"; do
-    [ -z "$CARGO_CYC" ] && [ -x "$d/cargo-cycprof" ] && [ -f "$d/cargo-cycprof" ] && CARGO_CYC=$d/cargo-cycprof
-    [ -z "$CYC" ] && [ -x "$d/cycprof" ] && [ -f "$d/cycprof" ] && CYC=$d/cycprof
-done
-VGLIB=$CYCPROF_BUILD/vg-lib
-T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-cargo-tests.XXXXXX")
+. "$HERE/../suite.sh"
+suite_init cargo
+REPO=$SUITE_REPO
 # cargo and rustup need the real home (toolchains); go gets a scratch one.
 REAL_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 [ -d "$REAL_HOME/.cargo/bin" ] && PATH="$PATH:$REAL_HOME/.cargo/bin"
-export GOCACHE=$T/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local LC_ALL=C \
+export GOCACHE=$T/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local \
        PPROF_TMPDIR=$T/pprof-tmp PPROF_BINARY_PATH=$T/no-binaries
 export CARGO_TARGET_DIR=$T/target
-PASS=0 FAILS=0
-ok() { echo "ok $1"; PASS=$((PASS + 1)); }
-bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
-finish() {
-    echo "cargo: $PASS passed, $FAILS failed"
-    if [ $FAILS = 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$T"; else echo "# kept $T"; fi
-    [ $FAILS = 0 ]
-    exit
-}
 one_line() { tr '\n' ' ' <"$1" | head -c 300; }
 
-if [ -z "$CARGO_CYC" ] || [ -z "$CYC" ]; then
-    bad setup "no built cargo-cycprof and cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"; finish
+if [ -z "$CARGO_CYC" ]; then
+    bad setup "no built cargo-cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"; finish
 fi
 # cargo-cycprof finds cycprof next to itself; valgrind finds the tool here.
 export VALGRIND_LIB=$VGLIB PATH="$(dirname "$CARGO_CYC"):$PATH"
@@ -49,15 +33,16 @@ if "$CARGO_CYC" cycprof --help | grep -q '^usage: cargo cycprof'; then ok help
 else bad help "no usage text"; fi
 
 # ---------------------------------------------------------------- errors before any build
-# NAME REGEX [VAR=VALUE...] -- ARGS: exit 101, exactly one line on stderr.
+# NAME RC REGEX [VAR=VALUE...] -- ARGS: exit RC (2 bad usage, 1 cannot
+# run: issue 14's classes), exactly one line on stderr.
 expect_err() {
-    local name=$1 re=$2; shift 2
+    local name=$1 want=$2 re=$3; shift 3
     local envs=()
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
     env ${envs[@]+"${envs[@]}"} HOME="$REAL_HOME" "$CARGO_CYC" cycprof "$@" >e.out 2>e.err
     local rc=$?
-    if [ $rc != 101 ]; then bad "$name" "exit $rc, want 101: $(one_line e.err)"
+    if [ $rc != "$want" ]; then bad "$name" "exit $rc, want $want: $(one_line e.err)"
     elif [ "$(wc -l <e.err)" != 1 ]; then bad "$name" "stderr is not one line: $(one_line e.err)"
     elif ! grep -Eq "$re" e.err; then bad "$name" "stderr '$(cat e.err)' does not match /$re/"
     elif grep -q Compiling e.err; then bad "$name" "built before failing"
@@ -66,7 +51,7 @@ expect_err() {
 mkdir -p "$T/nocargo" && cd "$T/nocargo" || exit 1
 d=$T/nocargo; while [ "$d" != / ] && [ ! -e "$d/Cargo.toml" ]; do d=$(dirname "$d"); done
 if [ -e "$d/Cargo.toml" ]; then echo "# skip err-not-cargo-project: $d/Cargo.toml exists"
-else expect_err err-not-cargo-project "^cargo-cycprof: not inside a cargo project \(no Cargo.toml in $T/nocargo or any parent" --; fi
+else expect_err err-not-cargo-project 1 "^cargo-cycprof: not inside a cargo project \(no Cargo.toml in $T/nocargo or any parent" --; fi
 
 if ! command -v cargo >/dev/null; then
     echo "# skip: cargo not installed; cargo cycprof runs not tested"; finish
@@ -79,14 +64,16 @@ mkdir -p "$T/fib" && cp -r "$REPO/examples/fibonacci-rs/." "$T/fib/" && rm -rf "
 # The copy still uses the repository's cycprof crate.
 sed -i "s|path = \"../../cycprof/rust\"|path = \"$REPO/cycprof/rust\"|" "$T/fib/Cargo.toml"
 cd "$T/fib" || exit 1
-expect_err err-unknown-event "^cargo-cycprof: unknown event 'Xx' in --sort" -- --sort Xx
-expect_err err-unknown-event-eq "^cargo-cycprof: unknown event 'Xy' in --sort" -- --sort=Ir,Xy
-expect_err err-bad-n "^cargo-cycprof: -n/--top needs a number of rows, got 'abc'" -- -n abc
-expect_err err-dev-release "^cargo-cycprof: --dev conflicts" -- --dev --release
+expect_err err-unknown-event 2 "^cargo-cycprof: unknown event 'Xx' in --sort" -- --sort Xx
+expect_err err-unknown-event-eq 2 "^cargo-cycprof: unknown event 'Xy' in --sort" -- --sort=Ir,Xy
+expect_err err-bad-n 2 "^cargo-cycprof: -n/--top needs a number of rows, got 'abc'" -- -n abc
+expect_err err-dev-release 2 "^cargo-cycprof: --dev conflicts" -- --dev --release
+expect_err err-vg-opt-empty 2 "^cargo-cycprof: --vg-opt needs a valgrind option starting with '-', got ''$" -- --vg-opt=
+expect_err err-top-missing 2 "^cargo-cycprof: -n/--top needs a number of rows$" -- --top
 # valgrind missing: a PATH with cargo only.
 mkdir -p "$T/onlycargo" && ln -sf "$(command -v cargo)" "$T/onlycargo/cargo"
-expect_err err-no-valgrind "^cargo-cycprof: valgrind not found on PATH" PATH="$T/onlycargo" --
-expect_err err-no-tool "^cargo-cycprof: valgrind has no cycprof tool" VALGRIND_LIB="$T/none" --
+expect_err err-no-valgrind 1 "^cargo-cycprof: valgrind not found on PATH" PATH="$T/onlycargo" --
+expect_err err-no-tool 1 "^cargo-cycprof: valgrind has no cycprof tool" VALGRIND_LIB="$T/none" --
 
 # ---------------------------------------------------------------- fibonacci-rs
 # fib(k) mod 1e9+7, computed here: the program's result is checked, not only
@@ -169,7 +156,7 @@ printf 'fn main() { println!("main bin"); }\n' >src/main.rs
 printf 'fn main() { println!("other bin"); std::process::exit(7); }\n' >src/bin/other.rs
 cc >o.txt 2>e.txt; rc=$?
 last=$(tail -n 1 e.txt)
-if [ $rc = 101 ] && [ "$last" = "cargo-cycprof: 2 binaries (other, two) and none chosen: use --bin NAME, or set default-run in Cargo.toml" ] &&
+if [ $rc = 2 ] && [ "$last" = "cargo-cycprof: 2 binaries (other, two) and none chosen: use --bin NAME, or set default-run in Cargo.toml" ] &&
    [ "$(grep -c '^cargo-cycprof' e.txt)" = 1 ]; then ok err-two-binaries
 else bad err-two-binaries "rc=$rc last line: $last"; fi
 # --bin chooses; the program's exit status is ours.
@@ -185,11 +172,23 @@ mkdir -p sub && (cd sub && cc --bin two -n 1 >o.txt 2>e.txt); rc=$?
 [ $rc = 0 ] && ls sub/cycprof.out.* >/dev/null 2>&1 && ok two-from-subdir || bad two-from-subdir "rc=$rc"
 
 # ---------------------------------------------------------------- a failed build
+# keeps cargo's own exit status (101), which the last line names.
 printf 'fn main() { let x: u32 = "no"; }\n' >src/bin/broken.rs
 cc --bin broken >o.txt 2>e.txt; rc=$?
 if [ $rc = 101 ] && grep -q 'error\[E0308\]' e.txt &&
    [ "$(tail -n 1 e.txt)" = "cargo-cycprof: cargo build failed (exit status 101; its messages are above); nothing was profiled" ]
 then ok err-build-failed
 else bad err-build-failed "rc=$rc: $(tail -n 2 e.txt | tr '\n' ' ')"; fi
+
+# ---------------------------------------------------------------- a library crate
+# Nothing to run: a usage error (choose --example), after the build.
+mkdir -p "$T/lib/src" && cd "$T/lib" || exit 1
+printf '[package]\nname = "onlylib"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n' >Cargo.toml
+printf 'pub fn f() -> u32 { 7 }\n' >src/lib.rs
+cc >o.txt 2>e.txt; rc=$?
+last=$(tail -n 1 e.txt)
+if [ $rc = 2 ] && [ "$last" = "cargo-cycprof: cargo built no binary (a library crate?); choose one with --bin NAME or --example NAME" ]
+then ok err-library-crate
+else bad err-library-crate "rc=$rc last line: $last"; fi
 
 finish

@@ -4,35 +4,18 @@
 # Prints "ok NAME" / "FAIL NAME: reason" per test and exits non-zero if any
 # failed. Oracles: callgrind_annotate for report numbers (on real callgrind
 # output), `go tool pprof -traces/-raw` for folded stacks.
-set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../../.." && pwd)
-: "${CYCPROF_BUILD:=$REPO/build}"
-CYC=""
-for b in "$CYCPROF_BUILD/cycprof" "$CYCPROF_BUILD/cycprof/cli/cycprof"; do
-    if [ -f "$b" ] && [ -x "$b" ]; then CYC=$b; break; fi
-done
-VGLIB=$CYCPROF_BUILD/vg-lib
-T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-cli-tests.XXXXXX")
-export HOME=$T/home GOCACHE=$T/gocache GOFLAGS=-mod=mod LC_ALL=C
+. "$HERE/../suite.sh"
+suite_init cli
+export HOME=$T/home GOCACHE=$T/gocache GOFLAGS=-mod=mod
 mkdir -p "$HOME" "$GOCACHE"
 ROWS="$HERE/annotate_rows.awk"
-PASS=0 FAILS=0
-
-ok() { echo "ok $1"; PASS=$((PASS + 1)); }
-bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
-
-if [ -z "$CYC" ]; then
-    bad setup "no built cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"
-    echo "0 passed, 1 failed"; exit 1
-fi
-cd "$T" || exit 1
 
 # ---------------------------------------------------------------- fixtures
 # Two builds of the same source path, so that diff matches the names.
 gcc -O2 -g -pthread -o prog "$HERE/prog.c" &&
     gcc -O2 -g -pthread -DSLOWER -o prog_slower "$HERE/prog.c" ||
-    { bad setup "cannot compile $HERE/prog.c"; echo "$PASS passed, $FAILS failed"; exit 1; }
+    { bad setup "cannot compile $HERE/prog.c"; finish; }
 cg() { # OUT ARGS... : one callgrind run of ./prog
     local out=$1; shift
     valgrind --tool=callgrind --callgrind-out-file="$T/$out" "$@" >/dev/null 2>"$T/$out.log"
@@ -277,9 +260,7 @@ done
 # cargo cycprof: tests/unit/cargo/run.sh.
 
 # ---------------------------------------------------------------- fuzz regressions
-if "$REPO/tests/fuzz/run-regress.sh" "$CYC" >r.txt 2>&1; then ok "fuzz-regress ($(tail -n 1 r.txt))"
+if "$SUITE_REPO/tests/fuzz/run-regress.sh" "$CYC" >r.txt 2>&1; then ok "fuzz-regress ($(tail -n 1 r.txt))"
 else bad fuzz-regress "$(grep FAIL r.txt | head -n 3 | tr '\n' ' ')"; fi
 
-echo "$PASS passed, $FAILS failed"
-if [ $FAILS = 0 ]; then rm -rf "$T"; else echo "# kept $T"; fi
-[ $FAILS = 0 ]
+finish

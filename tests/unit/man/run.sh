@@ -52,6 +52,41 @@ if [ -d "$B/vg-lib" ]; then
     else ok "man-cycprof-tool-options ($(opts <th.txt | wc -l) options)"; fi
 fi
 
+# cycprof.h(3) (written by hand): renders cleanly, names every macro the
+# header defines or tests (not the CYCPROF__ internals, not the include
+# guard), and its example compiles and runs under the tool.
+H3=$SUITE_REPO/docs/man/cycprof.h.3
+HDR=$SUITE_REPO/cycprof/include/cycprof.h
+if [ ! -s "$H3" ]; then bad man-cycprof-h "no page $H3"
+else
+    groff -man -ww -z "$H3" >g.txt 2>&1
+    groff -man -Tutf8 -P-cbou "$H3" 2>/dev/null | sed 's/‐/-/g' >h3.txt
+    grep -oE '^#[[:space:]]*(define|ifn?def)[[:space:]]+CYCPROF_[A-Z][A-Z0-9_]*' "$HDR" |
+        grep -oE 'CYCPROF_[A-Z0-9_]*$' | grep -vx CYCPROF_H | sort -u >macros.txt
+    missing=$(while read -r m; do grep -qw -- "$m" h3.txt || echo "$m"; done <macros.txt | tr '\n' ' ')
+    if [ -s g.txt ]; then bad man-cycprof-h "groff: $(head -n 2 g.txt | tr '\n' ' ')"
+    elif [ "$(wc -l <macros.txt)" -lt 10 ]; then bad man-cycprof-h "found only $(wc -l <macros.txt) macros in $HDR"
+    elif [ -n "$missing" ]; then bad man-cycprof-h "macros of cycprof.h missing from the page: $missing"
+    else ok "man-cycprof-h ($(wc -l <macros.txt) macros)"; fi
+    # The EXAMPLE section's program, as the page shows it.
+    awk '/^EXAMPLE/ { t = 1; next } t && /^ *Run +it +with/ { exit } t' h3.txt >example.c
+    mkdir -p inc/valgrind && ln -sf "$HDR" inc/valgrind/cycprof.h
+    if ! gcc -O1 -g -Wall -Werror -Iinc -o example example.c 2>cc.txt; then
+        bad man-cycprof-h-example "the example does not compile: $(head -n 3 cc.txt | tr '\n' ' ')"
+    elif [ ! -d "$VGLIB" ]; then echo "# skip man-cycprof-h-example run: no vg-lib overlay"
+    else
+        VALGRIND_LIB=$VGLIB valgrind --tool=cycprof --pprof=no --cycprof-out-file="$T/ex.out" \
+            ./example >ex.txt 2>ex.log; rc=$?
+        # work(1000) alone: 1000 iterations of a loop are more than 2000 instructions
+        n=$(sed -n 's/^332833500 in \([0-9]*\) instructions$/\1/p' ex.txt)
+        if [ $rc != 0 ] || [ -z "$n" ] || [ "$n" -lt 2000 ]; then
+            bad man-cycprof-h-example "exit $rc, printed: $(head -c 100 ex.txt)"
+        elif ! grep -qE '^==[0-9]+== +again ' ex.log; then
+            bad man-cycprof-h-example "no region 'again' in the log's region table: $(grep -A3 -i region ex.log | head -n 4 | tr '\n' ' ')"
+        else ok "man-cycprof-h-example ($n instructions)"; fi
+    fi
+fi
+
 # make install installs them where man looks (MANPATH = the staged mandir).
 if [ -f "$B/Makefile" ]; then
     # Under `make check`, MAKEFLAGS may make the nested make chatty: the
@@ -64,6 +99,11 @@ if [ -f "$B/Makefile" ]; then
         done
         [ $n = 7 ] && ok "man-installed (7 pages in $mandir/man1)" ||
             bad man-installed "only $n of 7 pages installed under $T/stage$mandir/man1"
+        # `man cycprof.h` and `man 3 cycprof` both reach cycprof.h(3)
+        h=$(MANPATH="$T/stage$mandir" man -w cycprof.h 2>/dev/null)
+        m3=$(MANPATH="$T/stage$mandir" man 3 cycprof 2>/dev/null | grep -c 'CYCPROF_REGION_BEGIN')
+        [ "$h" = "$T/stage$mandir/man3/cycprof.h.3" ] && [ "$m3" -gt 0 ] && ok man-cycprof-h-installed ||
+            bad man-cycprof-h-installed "man -w cycprof.h: '$h'; man 3 cycprof shows CYCPROF_REGION_BEGIN $m3 times"
     else bad man-installed "make install-man DESTDIR failed: $(tail -n 3 inst.txt | tr '\n' ' ')"; fi
 fi
 

@@ -5,26 +5,9 @@
 # links, stacks too deep to convert in quadratic time.
 # Usage: CYCPROF_BUILD=/abs/build/dir tests/unit/safety/run.sh
 # Prints "ok NAME" / "FAIL NAME: reason" and exits non-zero if any failed.
-set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../../.." && pwd)
-: "${CYCPROF_BUILD:=$REPO/build}"
-CYC="" CARGO_CYC=""
-for b in "$CYCPROF_BUILD/cycprof" "$CYCPROF_BUILD/cycprof/cli/cycprof"; do
-    if [ -f "$b" ] && [ -x "$b" ]; then CYC=$b; break; fi
-done
-for b in "$CYCPROF_BUILD/cargo-cycprof" "$CYCPROF_BUILD/cycprof/cli/cargo-cycprof"; do
-    if [ -f "$b" ] && [ -x "$b" ]; then CARGO_CYC=$b; break; fi
-done
-T=$(mktemp -d "${TMPDIR:-/tmp}/cycprof-safety-tests.XXXXXX")
-PASS=0 FAILS=0
-ok() { echo "ok $1"; PASS=$((PASS + 1)); }
-bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
-if [ -z "$CYC" ]; then
-    bad setup "no built cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"
-    echo "0 passed, 1 failed"; exit 1
-fi
-cd "$T" || exit 1
+. "$HERE/../suite.sh"
+suite_init safety
 
 # run NAME CMD...: stdout in NAME.out, stderr in NAME.err, status in RC
 run() { local n=$1; shift; "$@" >"$n.out" 2>"$n.err"; RC=$?; }
@@ -147,9 +130,18 @@ printf 'cycprof-stacks\t1\r\ncmd\tx\r\npid\t1\r\n' >crlf.stacks
 run crlf "$CYC" pprof crlf.stacks -o crlf.pb.gz
 [ $RC = 1 ] && one_line crlf 'crlf.stacks:1: line ends with CR LF' && [ ! -e crlf.pb.gz ] && ok crlf-dump ||
     bad crlf-dump "exit $RC: $(head -c 200 crlf.err)"
+# running out of memory is not bad usage: status 1, one line (400,000
+# functions read with 40 MB of address space)
+python3 -c "
+w = open('many.cg', 'w'); w.write('# callgrind format\\nversion: 1\\nevents: Ir\\n')
+for i in range(400000): w.write('fn=function_with_a_long_name_%d\\n1 %d\\n' % (i, i + 1))
+"
+(ulimit -v 40000; "$CYC" report -n 1 many.cg >oom.out 2>oom.err); RC=$?
+[ $RC = 1 ] && one_line oom '^cycprof: out of memory$' && ok out-of-memory-status ||
+    bad out-of-memory-status "exit $RC (want 1): $(head -c 200 oom.err)"
 if [ -n "$CARGO_CYC" ]; then
     mkdir empty && (cd empty && "$CARGO_CYC" cycprof --vg-opt= >../vgopt.out 2>../vgopt.err); RC=$?
-    [ $RC = 101 ] && one_line vgopt "^cargo-cycprof: --vg-opt needs a valgrind option" && ok cargo-empty-vg-opt ||
+    [ $RC = 2 ] && one_line vgopt "^cargo-cycprof: --vg-opt needs a valgrind option" && ok cargo-empty-vg-opt ||
         bad cargo-empty-vg-opt "exit $RC: $(head -c 200 vgopt.err)"
 else
     bad cargo-empty-vg-opt "no built cargo-cycprof"
@@ -231,6 +223,4 @@ mtotal=$("$CYC" folded million.pb.gz 2>/dev/null | awk '{s += $NF} END {print s}
 [ $RC = 0 ] && [ "$mtotal" = 1000000 ] && ok million-frames-convert ||
     bad million-frames-convert "exit $RC (124: still running after 300 s), total $mtotal, $(head -c 200 million.err)"
 
-echo "$PASS passed, $FAILS failed"
-if [ "$FAILS" -eq 0 ]; then rm -rf "$T"; else echo "# kept $T"; fi
-[ "$FAILS" -eq 0 ]
+finish
