@@ -8,10 +8,10 @@
  * a regular file is either the old one, or absent, or a whole profile. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -229,15 +229,24 @@ static int finish(struct stacks_reader *r, struct pprof_writer *w,
     return 0;
 }
 
-/* Every sample takes a line of at least 8 bytes: a smaller dump has
- * fewer than max samples and needs no counting pass. */
-static uint64_t count_samples(const char *dump, uint64_t max)
+/* The dump's last line, `end N`, says how many samples it has; the
+ * conversion checks it again. A dump without one is counted by reading
+ * it (and then rejected by the conversion as truncated). */
+static uint64_t count_samples(const char *dump)
 {
-    struct stat st;
-    struct sr_record rec;
+    char tail[64];
     uint64_t n = 0;
-    if (stat(dump, &st) == 0 && (uint64_t)st.st_size / 8 <= max)
-        return 0;
+    FILE *f = fopen(dump, "rb");
+    if (f && fseek(f, -(long)(sizeof tail - 1), SEEK_END) != 0)
+        rewind(f);
+    size_t got = f ? fread(tail, 1, sizeof tail - 1, f) : 0;
+    if (f)
+        fclose(f);
+    tail[got] = 0;
+    char *end = strstr(tail, "\nend\t");
+    if (end && sscanf(end, "\nend\t%" SCNu64, &n) == 1)
+        return n;
+    struct sr_record rec;
     struct stacks_reader *r = sr_open(dump);
     if (!r)
         return 0;
@@ -375,7 +384,7 @@ int cmd_pprof(int argc, char **argv)
         sr_close(r);
         return 1;
     }
-    uint64_t n = max_samples ? count_samples(dump, max_samples) : 0;
+    uint64_t n = max_samples ? count_samples(dump) : 0;
     int ok = write_profile(r, o.f, level, n > max_samples ? max_samples : 0,
                            out) == 0;
     if (!ok)
