@@ -107,8 +107,8 @@ rustnames_profile() {
     echo "$b"
 }
 
-# An inherent generic method, a trait method and a closure of a module,
-# inlined into one function by rustc -O.
+# An inherent generic method, a trait method, a closure of a module and two
+# functions with unmangled symbols, inlined into one function by rustc -O.
 t_rustnames_prog() {
     need_tool
     command -v rustc >/dev/null || fail "rustc not found (scripts/install-deps installs it)"
@@ -119,7 +119,8 @@ t_rustnames_prog() {
         fail "cannot build rnames.rs: $(head -n 3 "$W/cache/prog-rnames-O.log" "$W/cache/prog-rnames-g.log")"
     rel=$(rustnames_profile "$BIN/rnames-O" 2000) || exit 1
     dbg=$(rustnames_profile "$BIN/rnames-g" 2000) || exit 1
-    rustnames_check "$rel" "$dbg" "$src" rnames.rs '^ *pub fn add' 'fn step\(&self, x: u64\) -> u64 \{' 'let mix = \|'
+    rustnames_check "$rel" "$dbg" "$src" rnames.rs '^ *pub fn add' 'fn step\(&self, x: u64\) -> u64 \{' 'let mix = \|' \
+        'fn rnames_plain' 'pub fn exported'
 }
 register rustnames-prog t_rustnames_prog
 

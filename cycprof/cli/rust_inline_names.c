@@ -166,48 +166,6 @@ static int keep(struct inline_namer *n, char *s)
     return 0;
 }
 
-static int is_scope_tag(int tag)
-{
-    return tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
-           tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type ||
-           tag == DW_TAG_class_type;
-}
-
-/* "a::b::name" from the namespaces (and types, for methods) that hold the
- * origin's declaration: rustc puts a closure in a namespace named after
- * its function. NULL when out of memory or nothing is named. */
-static char *namespace_path(Dwarf_Die *origin)
-{
-    Dwarf_Die decl = *origin, *scopes = NULL;
-    Dwarf_Attribute a;
-    /* A method defined out of its type: the declaration sits in the type. */
-    if (dwarf_attr(origin, DW_AT_specification, &a))
-        dwarf_formref_die(&a, &decl);
-    int ns = dwarf_getscopes_die(&decl, &scopes);
-    if (ns <= 0)
-        return NULL;
-    size_t len = 1;
-    for (int i = 0; i < ns; i++) {
-        const char *nm = dwarf_diename(&scopes[i]);
-        if (nm && (i == 0 || is_scope_tag(dwarf_tag(&scopes[i]))))
-            len += strlen(nm) + 2;
-    }
-    char *s = malloc(len);
-    if (s) {
-        s[0] = 0;
-        for (int i = ns - 1; i >= 0; i--) {
-            const char *nm = dwarf_diename(&scopes[i]);
-            if (!nm || (i != 0 && !is_scope_tag(dwarf_tag(&scopes[i]))))
-                continue;
-            if (s[0])
-                strcat(s, "::");
-            strcat(s, nm);
-        }
-    }
-    free(scopes);
-    return s;
-}
-
 /* Names one inlined subroutine the way its real frame would be named. */
 static int name_inlined(struct inline_namer *n, Dwarf_Die *inl,
                         const char *short_name, struct inn_name *out)
@@ -226,20 +184,24 @@ static int name_inlined(struct inline_namer *n, Dwarf_Die *inl,
     if (!linkage)
         linkage = dwarf_formstring(
             dwarf_attr_integrate(&origin, DW_AT_MIPS_linkage_name, &a));
-    /* Valgrind's own flags for symbol names (m_demangle.c). */
-    char *name = linkage ? cplus_demangle(linkage, DMGL_ANSI | DMGL_PARAMS)
-                         : NULL;
+    /* No linkage name: the symbol is the plain name (#[no_mangle]), or
+     * the unit has line tables only; the short name is all there is.
+     * Valgrind's own flags for symbol names (m_demangle.c); a name that
+     * does not demangle (#[export_name]) is shown as the symbol is. */
+    if (!linkage)
+        linkage = dw_name;
+    char *name = cplus_demangle(linkage, DMGL_ANSI | DMGL_PARAMS);
     if (!name)
-        name = namespace_path(&origin);
+        name = strdup(linkage);
     if (!name)
-        return 0;
+        return -1;
     if (keep(n, name) != 0) {
         free(name);
         return -1;
     }
     int line;
     out->name = name;
-    out->system_name = linkage ? linkage : name;
+    out->system_name = linkage;
     out->decl_line = dwarf_decl_line(&origin, &line) == 0 ? line : 0;
     return 0;
 }

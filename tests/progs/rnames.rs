@@ -1,5 +1,7 @@
-// tests/t-rustnames.sh: an inherent generic method, a trait method and a
-// closure of a module. Built with -O they are all inlined into
+// tests/t-rustnames.sh: an inherent generic method, a trait method, a
+// closure of a module, and two functions whose symbols are not mangled
+// (#[no_mangle], #[export_name]; rustc refuses #[inline] on them, LLVM
+// inlines them all the same). Built with -O they are all inlined into
 // shapes::run; built with -C opt-level=0 none is, and each is a real frame
 // whose symbol names it. The two builds must name each function alike.
 mod shapes {
@@ -27,6 +29,16 @@ mod shapes {
         }
     }
 
+    #[no_mangle]
+    pub extern "C" fn rnames_plain(x: u64) -> u64 {
+        x.rotate_left(5) ^ 0x5555
+    }
+
+    #[export_name = "rnames_exported"]
+    pub fn exported(x: u64) -> u64 {
+        x.wrapping_add(0x1234) >> 1
+    }
+
     #[inline(never)]
     pub fn run(n: u64) -> u64 {
         let mut acc = Acc { sum: 0u64 };
@@ -37,6 +49,7 @@ mod shapes {
         while k < n {
             x = g.step(x);
             acc.add(mix(x));
+            acc.add(rnames_plain(exported(x)));
             k += 1;
         }
         acc.sum
