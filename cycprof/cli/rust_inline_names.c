@@ -221,8 +221,8 @@ static int add_range(struct unit *u, Dwarf_Addr lo, Dwarf_Addr hi,
     return 0;
 }
 
-/* Collects the code ranges of the functions under die (not inside them:
- * rustc nests functions in namespaces and types, never in functions). */
+/* Collects the code ranges of the functions under die: rustc nests them
+ * in namespaces and (methods) in types, never in functions. */
 static int index_functions(struct unit *u, Dwarf_Die *die, int depth)
 {
     Dwarf_Die child;
@@ -237,7 +237,8 @@ static int index_functions(struct unit *u, Dwarf_Die *die, int depth)
                 if (lo < hi &&
                     add_range(u, lo, hi, dwarf_dieoffset(&child)) != 0)
                     return -1;
-        } else if (dwarf_haschildren(&child) > 0 &&
+        } else if ((tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+                    tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type) &&
                    index_functions(u, &child, depth + 1) != 0)
             return -1;
     } while (dwarf_siblingof(&child, &child) == 0);
