@@ -52,6 +52,23 @@ struct inline_namer {
     size_t nowned, owned_cap;
 };
 
+/* Room for one more element in *arr (count n, capacity *cap): 0, or -1
+ * when out of memory (the caller reports it; the profile is not lost to a
+ * crash). */
+static int grow(void *arr, size_t n, size_t *cap, size_t elem)
+{
+    void **a = arr;
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : 16;
+    void *p = realloc(*a, c * elem);
+    if (!p)
+        return -1;
+    *a = p;
+    *cap = c;
+    return 0;
+}
+
 struct inline_namer *inn_new(void)
 {
     elf_version(EV_CURRENT);
@@ -93,14 +110,8 @@ int inn_add_map(struct inline_namer *n, uint64_t id, uint64_t start,
 {
     if (id != n->nmaps + 1)
         return 0;           /* the reader guarantees dense ids */
-    if (n->nmaps == n->cap) {
-        size_t cap = n->cap ? 2 * n->cap : 16;
-        struct object *m = realloc(n->maps, cap * sizeof *m);
-        if (!m)
-            return -1;
-        n->maps = m;
-        n->cap = cap;
-    }
+    if (grow(&n->maps, n->nmaps, &n->cap, sizeof *n->maps) != 0)
+        return -1;
     struct object *o = &n->maps[n->nmaps];
     memset(o, 0, sizeof *o);
     o->fd = -1;
@@ -154,14 +165,8 @@ static int link_address(const struct object *o, uint64_t address,
 
 static int keep(struct inline_namer *n, char *s)
 {
-    if (n->nowned == n->owned_cap) {
-        size_t cap = n->owned_cap ? 2 * n->owned_cap : 16;
-        char **o = realloc(n->owned, cap * sizeof *o);
-        if (!o)
-            return -1;
-        n->owned = o;
-        n->owned_cap = cap;
-    }
+    if (grow(&n->owned, n->nowned, &n->owned_cap, sizeof *n->owned) != 0)
+        return -1;
     n->owned[n->nowned++] = s;
     return 0;
 }
@@ -209,14 +214,8 @@ static int name_inlined(struct inline_namer *n, Dwarf_Die *inl,
 static int add_range(struct unit *u, Dwarf_Addr lo, Dwarf_Addr hi,
                      Dwarf_Off die)
 {
-    if (u->n == u->cap) {
-        size_t cap = u->cap ? 2 * u->cap : 64;
-        struct code_range *r = realloc(u->ranges, cap * sizeof *r);
-        if (!r)
-            return -1;
-        u->ranges = r;
-        u->cap = cap;
-    }
+    if (grow(&u->ranges, u->n, &u->cap, sizeof *u->ranges) != 0)
+        return -1;
     u->ranges[u->n++] = (struct code_range){ lo, hi, die };
     return 0;
 }
@@ -262,14 +261,8 @@ static struct unit *unit_of(struct object *o, Dwarf_Die *cu)
             o->last_unit = i;
             return &o->units[i];
         }
-    if (o->nunits == o->units_cap) {
-        size_t cap = o->units_cap ? 2 * o->units_cap : 16;
-        struct unit *u = realloc(o->units, cap * sizeof *u);
-        if (!u)
-            return NULL;
-        o->units = u;
-        o->units_cap = cap;
-    }
+    if (grow(&o->units, o->nunits, &o->units_cap, sizeof *o->units) != 0)
+        return NULL;
     struct unit *u = &o->units[o->nunits];
     memset(u, 0, sizeof *u);
     u->offset = off;
