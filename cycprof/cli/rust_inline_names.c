@@ -43,6 +43,9 @@ struct object {
     struct unit *units;
     size_t nunits, units_cap;
     size_t last_unit;   /* consecutive locations share their unit */
+    struct unit all;    /* every unit's code ranges (die: the unit), for
+                           objects without .debug_aranges; built once */
+    int all_built;
 };
 
 struct inline_namer {
@@ -90,6 +93,7 @@ void inn_free(struct inline_namer *n)
         struct object *o = &n->maps[i];
         for (size_t u = 0; u < o->nunits; u++)
             free(o->units[u].ranges);
+        free(o->all.ranges);
         free(o->units);
         if (o->dwarf)
             dwarf_end(o->dwarf);
@@ -276,7 +280,7 @@ static struct unit *unit_of(struct object *o, Dwarf_Die *cu)
     return u;
 }
 
-static const struct code_range *function_at(const struct unit *u,
+static const struct code_range *range_at(const struct unit *u,
                                             Dwarf_Addr pc)
 {
     size_t lo = 0, hi = u->n;
@@ -290,6 +294,34 @@ static const struct code_range *function_at(const struct unit *u,
     if (lo == 0 || pc >= u->ranges[lo - 1].hi)
         return NULL;
     return &u->ranges[lo - 1];
+}
+
+/* The unit DIE holding pc. libdw finds it through .debug_aranges, which
+ * LLVM does not always write (and elfutils before 0.191 does not make up
+ * for); then the units' own ranges are searched. */
+static int unit_die_at(struct object *o, Dwarf_Addr pc, Dwarf_Die *cu)
+{
+    if (dwarf_addrdie(o->dwarf, pc, cu))
+        return 0;
+    if (!o->all_built) {
+        Dwarf_Off off = 0, next;
+        size_t hsize;
+        o->all_built = 1;
+        while (dwarf_nextcu(o->dwarf, off, &next, &hsize, NULL, NULL,
+                            NULL) == 0) {
+            Dwarf_Die die;
+            Dwarf_Addr base, lo, hi;
+            ptrdiff_t r = 0;
+            if (dwarf_offdie(o->dwarf, off + hsize, &die))
+                while ((r = dwarf_ranges(&die, r, &base, &lo, &hi)) > 0)
+                    if (lo < hi && add_range(&o->all, lo, hi, off + hsize) != 0)
+                        return -1;
+            off = next;
+        }
+        qsort(o->all.ranges, o->all.n, sizeof *o->all.ranges, by_address);
+    }
+    const struct code_range *r = range_at(&o->all, pc);
+    return r && dwarf_offdie(o->dwarf, r->die, cu) ? 0 : -1;
 }
 
 #define MAX_INLINED 256
@@ -344,12 +376,12 @@ int inn_names(struct inline_namer *n, uint64_t map_id, uint64_t address,
         return 0;
     struct object *o = &n->maps[map_id - 1];
     if (open_object(o) != 1 || link_address(o, address, &pc) != 0 ||
-        !dwarf_addrdie(o->dwarf, pc, &cu))
+        unit_die_at(o, pc, &cu) != 0)
         return 0;
     struct unit *u = unit_of(o, &cu);
     if (!u)
         return -1;
-    const struct code_range *r = u->rust ? function_at(u, pc) : NULL;
+    const struct code_range *r = u->rust ? range_at(u, pc) : NULL;
     if (!r || !dwarf_offdie(o->dwarf, r->die, &fn))
         return 0;
     /* A chain of another length is another reading of the code: keep the
