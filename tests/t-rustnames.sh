@@ -30,7 +30,7 @@ rustnames_check() {
     done
     go_env
     pycheck "$rel" "$dbg" "$(basename "$src")" "$own" "${want[@]}" <<'PY' || true
-import os, re, sys
+import os, sys
 from cyc import *
 C = Checker()
 rel, dbg, src = sys.argv[1:4]
@@ -39,32 +39,11 @@ want_lines = [int(x) for x in sys.argv[5:]]
 
 def frames(pb):
     """(name, file basename, start line, inlined) of every frame of every
-    location of `go tool pprof -raw`, innermost first."""
+    location, innermost first."""
     out, err = pprof(["-raw"], pb)
-    sec, cur, locs = None, None, {}
-    for line in out.splitlines():
-        if line.startswith("Locations"):
-            sec = "locs"
-            continue
-        if line.startswith("Mappings"):
-            break
-        if sec != "locs":
-            continue
-        m = re.match(r"^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(?:\[F\] )?(.*)$", line)
-        if m:
-            cur = int(m.group(1))
-            locs[cur] = []
-            rest = m.group(2)
-        elif cur is not None and line.startswith("             "):
-            rest = line.strip()
-        else:
-            continue
-        mm = re.match(r"^(.*) (\S*):(-?\d+) s=(\d+)(?:\((.*)\))?$", rest.strip())
-        if mm:
-            locs[cur].append((mm.group(1), os.path.basename(mm.group(2)), int(mm.group(4))))
-    for fr in locs.values():
-        for i, f in enumerate(fr):
-            yield f + (i < len(fr) - 1,)
+    for fr in pprof_raw_locations(out.splitlines()).values():
+        for i, (name, file, line, start) in enumerate(fr):
+            yield (name, os.path.basename(file), start, i < len(fr) - 1)
 
 rel_frames = set(frames(rel + ".pb.gz"))
 dbg_frames = set(frames(dbg + ".pb.gz"))
