@@ -18,6 +18,7 @@
 #include "elf_buildid.h"
 #include "gzip_stream.h"
 #include "out_file.h"
+#include "inline_renamer.h"
 #include "pprof_coarsen.h"
 #include "pprof_writer.h"
 #include "stack_merge.h"
@@ -149,7 +150,10 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
     const char *oom = NULL;
     int rc;
 
-    if (!merge) {
+    struct inline_renamer *ren = ir_new();
+    if (!merge || !ren) {
+        sm_free(merge);
+        ir_free(ren);
         fprintf(stderr, "cycprof pprof: %s: out of memory\n", out_path);
         return -1;
     }
@@ -157,10 +161,14 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
         int wr = 0;
         switch (rec.kind) {
         case SR_MAP:
+            if (ir_map(ren, &rec) != 0)
+                oom = "out of memory";
             wr = pc_put_definition(w, &rec);
             break;
         case SR_FN:
             el.last_fn = rec.fn.id;
+            if (ir_function(ren, &rec) != 0)
+                oom = "out of memory";
             wr = pc_put_definition(w, &rec);
             break;
         case SR_LOC:
@@ -178,7 +186,12 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
                 lines[i].line = rec.loc.lines[i].line;
             }
             el.last_loc = rec.loc.id;
-            wr = pw_location(w, rec.loc.id, rec.loc.map_id, rec.loc.address,
+            wr = ir_location(ren, w, &rec, lines);
+            if (wr == -2)
+                oom = "out of memory";
+            el.last_fn = ir_last_function(ren);
+            if (wr == 0)
+                wr = pw_location(w, rec.loc.id, rec.loc.map_id, rec.loc.address,
                              lines, rec.loc.nlines);
             break;
         case SR_NODE:            /* kept by the reader for sr_stack */
@@ -206,6 +219,7 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
     free(stack);
     free(lines);
     sm_free(merge);
+    ir_free(ren);
     if (rc < 0) {
         fprintf(stderr, "cycprof pprof: %s\n", sr_error(r));
         return -1;

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "pprof_coarsen.h"
 #include "elf_buildid.h"
+#include "inline_renamer.h"
 #include "tuplemap.h"
 
 #include <stdio.h>
@@ -58,33 +59,45 @@ int pc_put_definition(struct pprof_writer *w, const struct sr_record *rec)
 }
 
 /* One location per (object, inline chain of functions), line 0: written
- * when first seen, at the first address the dump gives it. */
+ * when first seen, at the first address the dump gives it. Inlined Rust
+ * frames get their qualified functions first (inline_renamer.h), so the
+ * chain is keyed by the names the profile shows. */
 static int put_location(struct coarse *c, struct pprof_writer *w,
-                        const struct sr_record *rec)
+                        struct inline_renamer *ren, const struct sr_record *rec)
 {
+    struct pw_line lines[64];
+    size_t n = rec->loc.nlines;
     uint32_t chain = 0;
-    int added;
-    for (size_t i = rec->loc.nlines; i-- > 0;) {
-        uint64_t fn = rec->loc.lines[i].fn;
+    int added, rc;
+    struct pw_line *l = n <= 64 ? lines : malloc(n * sizeof *l);
+    if (!l)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        l[i].function_id = rec->loc.lines[i].fn;
+        l[i].line = rec->loc.lines[i].line;
+    }
+    rc = ir_location(ren, w, rec, l);
+    for (size_t i = n; rc == 0 && i-- > 0;) {
+        uint64_t fn = l[i].function_id;
+        l[i].line = 0;
         chain = 1 + (uint32_t)tuplemap_get(&c->chains, chain, (uint32_t)fn,
                                            (uint32_t)(fn >> 32), 0, &added);
     }
     size_t k = tuplemap_get(&c->locs, (uint32_t)rec->loc.map_id,
                             (uint32_t)(rec->loc.map_id >> 32), chain, 0,
                             &added);
-    if (rec->loc.id >= MAX_NODE_ID ||
-        grow((void **)&c->loc_of, &c->loc_cap, rec->loc.id, sizeof(uint32_t)))
-        return -1;
-    c->loc_of[rec->loc.id] = (uint32_t)k + 1;
-    if (!added)
-        return 0;
-    struct pw_line lines[64];
-    size_t n = rec->loc.nlines < 64 ? rec->loc.nlines : 64;
-    for (size_t i = 0; i < n; i++) {
-        lines[i].function_id = rec->loc.lines[rec->loc.nlines - n + i].fn;
-        lines[i].line = 0;
+    if (rc == 0 && (rec->loc.id >= MAX_NODE_ID ||
+                    grow((void **)&c->loc_of, &c->loc_cap, rec->loc.id,
+                         sizeof(uint32_t))))
+        rc = -1;
+    if (rc == 0) {
+        c->loc_of[rec->loc.id] = (uint32_t)k + 1;
+        if (added)
+            rc = pw_location(w, k + 1, rec->loc.map_id, rec->loc.address, l, n);
     }
-    return pw_location(w, k + 1, rec->loc.map_id, rec->loc.address, lines, n);
+    if (l != lines)
+        free(l);
+    return rc;
 }
 
 static int grow_nodes(struct coarse *c, size_t need)
@@ -284,8 +297,8 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
 {
     struct coarse c;
     struct sr_record rec;
-    uint64_t last_fn = 0;
-    int rc, wr = 0;
+    struct inline_renamer *ren = ir_new();
+    int rc = 0, wr = ren ? 0 : -1;
     memset(&c, 0, sizeof c);
     memset(res, 0, sizeof *res);
     tuplemap_init(&c.chains);
@@ -295,14 +308,13 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
     while (wr == 0 && (rc = sr_next(r, &rec)) == 1) {
         switch (rec.kind) {
         case SR_MAP:
-            wr = pc_put_definition(w, &rec);
+            wr = ir_map(ren, &rec) ? -1 : pc_put_definition(w, &rec);
             break;
         case SR_FN:
-            last_fn = rec.fn.id;
-            wr = pc_put_definition(w, &rec);
+            wr = ir_function(ren, &rec) ? -1 : pc_put_definition(w, &rec);
             break;
         case SR_LOC:
-            wr = put_location(&c, w, &rec);
+            wr = put_location(&c, w, ren, &rec);
             break;
         case SR_NODE:
             wr = put_node(&c, &rec);
@@ -315,11 +327,13 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
             if (c.samples.n <= max_samples)
                 wr = write_samples(&c, w, r, NULL, 0, &res->samples_out);
             else
-                wr = merge_small(&c, w, r, max_samples, last_fn, res);
+                wr = merge_small(&c, w, r, max_samples,
+                                 ir_last_function(ren), res);
             break;
         }
     }
     coarse_free(&c);
+    ir_free(ren);
     if (rc < 0) {
         fprintf(stderr, "cycprof pprof: %s\n", sr_error(r));
         return -1;

@@ -401,24 +401,51 @@ class Sample:
         return "Sample(%d, %s, %s)" % (self.value, self.frames, self.labels)
 
 
+def pprof_raw_locations(lines):
+    """The Locations section of `go tool pprof -raw` output lines:
+    {location id: [(function name, file, line, start line), ...]}, innermost
+    (inlined) frame first; file "" and lines 0 where -raw shows none."""
+    locs, cur_loc, section = {}, None, None
+    for line in lines:
+        if line.startswith("Locations"):
+            section = "locs"
+            continue
+        if section != "locs":
+            continue
+        if line.startswith("Mappings"):
+            break
+        m = re.match(r"^\s*(\d+): (0x[0-9a-f]+) (?:M=\d+ )?(?:\[F\] )?(.*)$", line)
+        if m:
+            cur_loc = int(m.group(1))
+            locs[cur_loc] = []
+            rest = m.group(3)
+        elif cur_loc is not None and line.startswith("             "):
+            rest = line.strip()
+        else:
+            continue
+        if rest.strip() == "":
+            continue
+        mm = re.match(r"^(.*) (\S*):(-?\d+) s=(\d+)(?:\((.*)\))?$", rest)
+        if mm:
+            locs[cur_loc].append((mm.group(1), mm.group(2), int(mm.group(3)), int(mm.group(4))))
+        else:
+            locs[cur_loc].append((rest.strip(), "", 0, 0))
+    return locs
+
+
 def pprof_raw(pb):
     """Parse `go tool pprof -raw` (profile.String()). Returns (sample_types, samples)."""
     out, err = pprof(["-raw"], pb)
     lines = out.splitlines()
-    samples, locs = [], {}
+    samples = []
     sample_types = None
     section = None
-    cur_loc = None
     for line in lines:
         if line.startswith("Samples:"):
             section = "samples"
             continue
         if line.startswith("Locations"):
-            section = "locs"
-            continue
-        if line.startswith("Mappings"):
-            section = "maps"
-            continue
+            break
         if section == "samples":
             if sample_types is None:
                 sample_types = line.split()
@@ -432,23 +459,7 @@ def pprof_raw(pb):
                 for k, v in re.findall(r"(\S+?):\[([^\]]*)\]", line):
                     samples[-1].labels.setdefault(k, []).extend(v.split())
                 continue
-        elif section == "locs":
-            m = re.match(r"^\s*(\d+): (0x[0-9a-f]+) (?:M=\d+ )?(?:\[F\] )?(.*)$", line)
-            if m:
-                cur_loc = int(m.group(1))
-                locs[cur_loc] = []
-                rest = m.group(3)
-            elif cur_loc is not None and line.startswith("             "):
-                rest = line.strip()
-            else:
-                continue
-            if rest.strip() == "":
-                continue
-            mm = re.match(r"^(.*) (\S*):(-?\d+) s=(\d+)(?:\((.*)\))?$", rest)
-            if mm:
-                locs[cur_loc].append(mm.group(1))
-            else:
-                locs[cur_loc].append(rest.strip())
+    locs = {i: [f[0] for f in fr] for i, fr in pprof_raw_locations(lines).items()}
     for s in samples:
         for l in s.locs:
             fl = locs.get(l, [])

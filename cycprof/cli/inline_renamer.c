@@ -1,0 +1,151 @@
+/* inline_renamer.c: see inline_renamer.h. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inline_renamer.h"
+#include "intern.h"
+#include "rust_inline_names.h"
+
+struct inline_renamer {
+    struct inline_namer *namer;
+    intern_t strings;            /* the dump's names and file names */
+    uint32_t *fn_name, *fn_file; /* [fn id - 1] -> id in strings */
+    uint64_t nfn, fn_cap;
+    intern_t renamed;            /* key of each new function, in id order */
+    const char **short_names;    /* scratch, per location */
+    struct inn_name *names;
+    size_t scratch_cap;
+};
+
+struct inline_renamer *ir_new(void)
+{
+    struct inline_renamer *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->namer = inn_new();
+    if (!r->namer) {
+        free(r);
+        return NULL;
+    }
+    intern_init(&r->strings);
+    intern_init(&r->renamed);
+    return r;
+}
+
+void ir_free(struct inline_renamer *r)
+{
+    if (!r)
+        return;
+    inn_free(r->namer);
+    intern_free(&r->strings);
+    intern_free(&r->renamed);
+    free(r->fn_name);
+    free(r->fn_file);
+    free(r->short_names);
+    free(r->names);
+    free(r);
+}
+
+int ir_map(struct inline_renamer *r, const struct sr_record *map)
+{
+    return inn_add_map(r->namer, map->map.id, map->map.start,
+                       map->map.file_offset, map->map.path);
+}
+
+int ir_function(struct inline_renamer *r, const struct sr_record *fn)
+{
+    if (r->nfn == r->fn_cap) {
+        uint64_t cap = r->fn_cap ? 2 * r->fn_cap : 1024;
+        uint32_t *n = realloc(r->fn_name, cap * sizeof *n);
+        if (!n)
+            return -1;
+        r->fn_name = n;
+        uint32_t *f = realloc(r->fn_file, cap * sizeof *f);
+        if (!f)
+            return -1;
+        r->fn_file = f;
+        r->fn_cap = cap;
+    }
+    /* The reader gives fn ids dense from 1. */
+    r->fn_name[r->nfn] = intern(&r->strings, fn->fn.name);
+    r->fn_file[r->nfn] = intern(&r->strings, fn->fn.filename);
+    r->nfn++;
+    return 0;
+}
+
+uint64_t ir_last_function(const struct inline_renamer *r)
+{
+    return r->nfn + r->renamed.n;
+}
+
+static int grow_scratch(struct inline_renamer *r, size_t n)
+{
+    if (n <= r->scratch_cap)
+        return 0;
+    const char **s = realloc(r->short_names, n * sizeof *s);
+    if (!s)
+        return -1;
+    r->short_names = s;
+    struct inn_name *m = realloc(r->names, n * sizeof *m);
+    if (!m)
+        return -1;
+    r->names = m;
+    r->scratch_cap = n;
+    return 0;
+}
+
+/* The id of the function (name, system name, file, line), written to w the
+ * first time. 0 on out of memory or a writer error (*werr set). */
+static uint64_t renamed_function(struct inline_renamer *r,
+                                 struct pprof_writer *w,
+                                 const struct inn_name *nm,
+                                 const char *file, int *werr)
+{
+    size_t len = strlen(nm->name) + strlen(nm->system_name) +
+                 strlen(file) + 32;
+    char *key = malloc(len);
+    if (!key)
+        return 0;
+    snprintf(key, len, "%s\t%s\t%s\t%lld", nm->name, nm->system_name, file,
+             (long long)nm->decl_line);
+    size_t before = r->renamed.n;
+    uint32_t k = intern(&r->renamed, key);
+    free(key);
+    uint64_t id = r->nfn + 1 + k;
+    if (r->renamed.n > before &&
+        pw_function(w, id, nm->name, nm->system_name, file,
+                    nm->decl_line) != 0) {
+        *werr = 1;
+        return 0;
+    }
+    return id;
+}
+
+int ir_location(struct inline_renamer *r, struct pprof_writer *w,
+                const struct sr_record *loc, struct pw_line *lines)
+{
+    size_t n = loc->loc.nlines;
+    if (n < 2)
+        return 0;
+    if (grow_scratch(r, n) != 0)
+        return -2;
+    for (size_t k = 0; k < n; k++)
+        r->short_names[k] = r->strings.str[r->fn_name[lines[k].function_id - 1]];
+    if (inn_names(r->namer, loc->loc.map_id, loc->loc.address, n,
+                  r->short_names, r->names) != 0)
+        return -2;
+    for (size_t k = 0; k + 1 < n; k++) {
+        if (!r->names[k].name)
+            continue;
+        const char *file =
+            r->strings.str[r->fn_file[lines[k].function_id - 1]];
+        int werr = 0;
+        uint64_t id = renamed_function(r, w, &r->names[k], file, &werr);
+        if (!id)
+            return werr ? -1 : -2;
+        lines[k].function_id = id;
+    }
+    return 0;
+}
