@@ -330,12 +330,15 @@ register safety-shared-output-name t_shared_output_name
 # A recursion 1,000,000 frames deep, not folded: the pprof profile is
 # written (stacks cut to 256 frames: the outermost 128, a marker frame, the
 # innermost 127) and carries the whole total. A hang guard, not a timing.
+# --pprof-max-samples=0 keeps the line-level conversion whose cut this checks
+# (its 3 M samples would otherwise be coarsened, docs/pprof.md#huge-profiles).
 t_deep_recursion_nofold() {
     need_tool
     gcc -O1 -g -fno-inline -fno-optimize-sibling-calls -o deep "$TESTS_DIR/progs/deep.c" ||
         fail "cannot build deep"
     timeout 600 env -i PATH=/usr/bin:/bin VALGRIND_LIB="$VGLIB" valgrind --tool=cycprof \
         --cycprof-helper="$HELPER_BIN" --fold-recursion=no --main-stacksize=134217728 \
+        --pprof-max-samples=0 \
         --cycprof-out-file="$PWD/d.out" --log-file="$PWD/d.log" "$PWD/deep" 1000000 >/dev/null 2>&1
     local rc=$?
     [ $rc = 0 ] || fail "valgrind exited $rc ($(cp_lines d.log | tr '\n' ' '))"
