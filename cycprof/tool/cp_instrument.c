@@ -256,6 +256,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    UInt i, n_instrs = 0, group = 0, last_group_instrs = ~0u;
    Bool final_group_counted = False;
    Addr current_instr = 0;
+   IRJumpKind jump;
    (void)closure; (void)vge; (void)archinfo_host;
 
    if (gWordTy != hWordTy || gWordTy != Ity_I64 || layout->sizeof_SP != 8)
@@ -304,16 +305,21 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       count_exit(out, counters, sb->n_exits - 1, NULL);
       if (running) count_running(out, running, n_instrs, NULL);
    }
-   if (in->jumpkind == Ijk_Boring && may_enter_function(in->next))
+   /* A jump marked as a call (arm64 `B`) is a jump: a frame pushed for it
+    * would never be left by a return of its own. */
+   jump = in->jumpkind;
+   if (jump == Ijk_Call && !cp_arch_insn_calls(current_instr))
+      jump = Ijk_Boring;
+   if (jump == Ijk_Boring && may_enter_function(in->next))
       note_jump_site(out, current_instr, NULL);
-   if (in->jumpkind == Ijk_Ret
-       || (in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const))
-      check_sp_rise(out, layout, in->next, in->jumpkind == Ijk_Ret);
-   if (in->jumpkind == Ijk_ClientReq)
+   if (jump == Ijk_Ret
+       || (jump == Ijk_Boring && in->next->tag != Iex_Const))
+      check_sp_rise(out, layout, in->next, jump == Ijk_Ret);
+   if (jump == Ijk_ClientReq)
       addStmtToIRSB(out, IRStmt_Store(Iend_LE,
                                       mkIRExpr_HWord((HWord)&cp_request_sb),
                                       mkIRExpr_HWord((HWord)sb)));
-   if (in->jumpkind == Ijk_Call) {
+   if (jump == Ijk_Call) {
       CallSiteCache* site = cp_arena_alloc(sizeof(CallSiteCache));
       IRExpr* sp = get_sp(out, layout);
       site->callsite = current_instr;
