@@ -238,6 +238,20 @@ static Bool may_enter_function(const IRExpr* target)
           || cp_is_function_entry((Addr)target->Iex.Const.con->Ico.U64);
 }
 
+/* arm64's front end marks a plain `B` as a call, as it marks `BL`.  A `B`
+ * to another place in its own function (a loop, a shared exit path) is a
+ * jump: as a call, its frame would show the function under itself.  A `B`
+ * to another function stays a call, as before (its frame ends with the
+ * frame below it, by the link-register rule of cp_on_link_return). */
+static Bool branches_within_function(Addr insn, const IRExpr* target)
+{
+   Addr to, from_fn, to_fn;
+   if (target->tag != Iex_Const || cp_arch_insn_calls(insn)) return False;
+   to = (Addr)target->Iex.Const.con->Ico.U64;
+   return !cp_is_function_entry(to) && cp_function_named(insn, &from_fn)
+          && cp_function_named(to, &to_fn) && from_fn == to_fn;
+}
+
 static IRExpr* exit_target(const IRStmt* exit)
 {
    return IRExpr_Const(exit->Ist.Exit.dst);
@@ -305,10 +319,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       count_exit(out, counters, sb->n_exits - 1, NULL);
       if (running) count_running(out, running, n_instrs, NULL);
    }
-   /* A jump marked as a call (arm64 `B`) is a jump: a frame pushed for it
-    * would never be left by a return of its own. */
    jump = in->jumpkind;
-   if (jump == Ijk_Call && !cp_arch_insn_calls(current_instr))
+   if (jump == Ijk_Call && branches_within_function(current_instr, in->next))
       jump = Ijk_Boring;
    if (jump == Ijk_Boring && may_enter_function(in->next))
       note_jump_site(out, current_instr, NULL);
