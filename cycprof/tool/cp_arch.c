@@ -25,11 +25,30 @@ Bool cp_arch_is_plt_stub(Addr a)
       return False;
    return is_plt_entry_at(insn) || (insn[0] == bti_c && is_plt_entry_at(insn + 1));
 }
+
+/* BL imm26, and BLR/BLRAA/BLRAAZ/BLRAB/BLRABZ Rn (the register forms
+ * differ only in their pointer-authentication bits). */
+Bool cp_arch_insn_calls(Addr a)
+{
+   UInt insn;
+   if ((a & 3) || !VG_(am_is_valid_for_client)(a, sizeof(UInt), VKI_PROT_READ))
+      return True;   /* cannot tell: keep Valgrind's word */
+   insn = *(const UInt*)a;
+   return (insn & 0xfc000000u) == 0x94000000u
+       || (insn & 0xfefff000u) == 0xd63f0000u;
+}
 #else
 /* Valgrind knows the PLT sections of x86 objects (Vg_SectPLT). */
 Bool cp_arch_is_plt_stub(Addr a)
 {
    (void)a;
    return False;
+}
+
+/* x86 front ends mark only `call` as Ijk_Call. */
+Bool cp_arch_insn_calls(Addr a)
+{
+   (void)a;
+   return True;
 }
 #endif

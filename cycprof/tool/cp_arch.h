@@ -22,4 +22,10 @@
  * section an address lies in. */
 Bool cp_arch_is_plt_stub(Addr a);
 
+/* Whether the instruction at a, which ends a superblock Valgrind marks as
+ * a call (Ijk_Call), really calls.  The arm64 front end marks a plain `B`
+ * (a jump: inside a function, or a tail call) as a call too; only BL and
+ * BLR leave a return address in the link register. */
+Bool cp_arch_insn_calls(Addr a);
+
 #endif

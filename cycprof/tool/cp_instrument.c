@@ -244,6 +244,20 @@ static Bool may_enter_function(const IRExpr* target)
           || cp_is_function_entry((Addr)target->Iex.Const.con->Ico.U64);
 }
 
+/* arm64's front end marks a plain `B` as a call, as it marks `BL`.  A `B`
+ * to another place in its own function (a loop, a shared exit path) is a
+ * jump: as a call, its frame would show the function under itself.  A `B`
+ * to another function stays a call, as before (its frame ends with the
+ * frame below it, by the link-register rule of cp_on_link_return). */
+static Bool branches_within_function(Addr insn, const IRExpr* target)
+{
+   Addr to, from_fn, to_fn;
+   if (target->tag != Iex_Const || cp_arch_insn_calls(insn)) return False;
+   to = (Addr)target->Iex.Const.con->Ico.U64;
+   return !cp_is_function_entry(to) && cp_function_named(insn, &from_fn)
+          && cp_function_named(to, &to_fn) && from_fn == to_fn;
+}
+
 static IRExpr* exit_target(const IRStmt* exit)
 {
    return IRExpr_Const(exit->Ist.Exit.dst);
@@ -262,6 +276,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    UInt i, n_instrs = 0, group = 0, last_group_instrs = ~0u;
    Bool final_group_counted = False;
    Addr current_instr = 0;
+   IRJumpKind jump;
    (void)closure; (void)vge; (void)archinfo_host;
 
    if (gWordTy != hWordTy || gWordTy != Ity_I64 || layout->sizeof_SP != 8)
@@ -310,16 +325,19 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       count_exit(out, counters, sb->n_exits - 1, NULL);
       if (running) count_running(out, running, n_instrs, NULL);
    }
-   if (in->jumpkind == Ijk_Boring && may_enter_function(in->next))
+   jump = in->jumpkind;
+   if (jump == Ijk_Call && branches_within_function(current_instr, in->next))
+      jump = Ijk_Boring;
+   if (jump == Ijk_Boring && may_enter_function(in->next))
       note_jump_site(out, current_instr, NULL);
-   if (in->jumpkind == Ijk_Ret
-       || (in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const))
-      check_sp_rise(out, layout, in->next, in->jumpkind == Ijk_Ret);
-   if (in->jumpkind == Ijk_ClientReq)
+   if (jump == Ijk_Ret
+       || (jump == Ijk_Boring && in->next->tag != Iex_Const))
+      check_sp_rise(out, layout, in->next, jump == Ijk_Ret);
+   if (jump == Ijk_ClientReq)
       addStmtToIRSB(out, IRStmt_Store(Iend_LE,
                                       mkIRExpr_HWord((HWord)&cp_request_sb),
                                       mkIRExpr_HWord((HWord)sb)));
-   if (in->jumpkind == Ijk_Call) {
+   if (jump == Ijk_Call) {
       CallSiteCache* site = cp_arena_alloc(sizeof(CallSiteCache));
       IRExpr* sp = get_sp(out, layout);
       site->callsite = current_instr;
