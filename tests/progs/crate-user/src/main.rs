@@ -19,13 +19,7 @@ fn work(n: u64) -> u64 {
 
 #[inline(never)]
 fn inner_work(n: u64) -> u64 {
-    let mut s = 1u64;
-    let mut i = 0;
-    while i < n {
-        s = s.wrapping_mul(17) ^ i;
-        i += 1;
-    }
-    s
+    (0..n).fold(1u64, |s, i| s.wrapping_mul(17) ^ i)
 }
 
 fn main() {
