@@ -119,8 +119,8 @@ t_fork() {
         --log-file="$PWD/out/vg.%p" "$BIN/forkexec" "$PWD/roles.cp" >cp.stdout 2>cp.stderr </dev/null ||
         fail "tool run exited non-zero"
     local pw cw
-    pw=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total "lk/lk.$(awk '$1=="parent"{print $2}' roles.lk)") || fail "no lackey parent count"
-    cw=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total "lk/lk.$(awk '$1=="child"{print $2}' roles.lk)") || fail "no lackey child count"
+    pw=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total "lk/lk.$(awk '$1=="parent"{print $2+0}' roles.lk)") || fail "no lackey parent count"
+    cw=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total "lk/lk.$(awk '$1=="child"{print $2+0}' roles.lk)") || fail "no lackey child count"
     echo "lackey: parent=$pw child=$cw"
     sc fork "$PWD/out" "$PWD/roles.cp" "$pw" "$cw" fork
 }
@@ -139,8 +139,8 @@ t_exec_children() {
         fail "tool run exited non-zero"
     grep -q "hello from echo" cp.stdout || note "echo's output missing under the tool"
     local pw cw
-    pw=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total "lk/lk.$(awk '$1=="parent"{print $2}' roles.lk)") || fail "no lackey parent count"
-    cw=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total "lk/lk.$(awk '$1=="child"{print $2}' roles.lk)") || fail "no lackey count for the exec'd echo"
+    pw=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total "lk/lk.$(awk '$1=="parent"{print $2+0}' roles.lk)") || fail "no lackey parent count"
+    cw=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total "lk/lk.$(awk '$1=="child"{print $2+0}' roles.lk)") || fail "no lackey count for the exec'd echo"
     echo "lackey: parent=$pw echo=$cw"
     sc fork "$PWD/out" "$PWD/roles.cp" "$pw" "$cw" exec
 }

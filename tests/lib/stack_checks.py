@@ -303,6 +303,7 @@ def check_fork(dirpath, rolefile, parent_want, child_want, mode):
     roles = dict(l.split() for l in open(rolefile) if l.strip())
     for role in ("parent", "child"):
         pid = roles.get(role)
+        pid = pid and str(int(pid))   # written zero-padded (forkexec.c)
         base = os.path.join(dirpath, "cp.%s" % pid)
         if not os.path.exists(base):
             C.fail("%s (pid %s): no callgrind file %s (dir has %s)" % (role, pid, base, sorted(os.listdir(dirpath))))

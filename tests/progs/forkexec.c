@@ -1,5 +1,5 @@
 /* forkexec ROLEFILE [exec]: fork; the child runs child_work() (or execs /bin/echo when
-   "exec" is given), the parent runs parent_work(); both write "role pid" lines to ROLEFILE. */
+   "exec" is given), the parent runs parent_work(); both write "role pid" lines to ROLEFILE (the pid zero-padded to 10 digits). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +8,17 @@
 volatile unsigned long sink;
 __attribute__((noinline)) void child_work(void) { for (int i = 0; i < 3000; i++) sink += i; }
 __attribute__((noinline)) void parent_work(void) { for (int i = 0; i < 5000; i++) sink += i; }
+/* The pid is written as 10 digits by a loop of fixed length: printf's cost
+   grows with the number of digits, so a pid of 3 digits in one run and of 5 in
+   another (pids wrap at pid_max) made the two runs' totals differ. */
 static void note(const char *file, const char *role) {
+    char pid[11];
+    unsigned v = (unsigned)getpid();
+    for (int i = 9; i >= 0; i--, v /= 10) pid[i] = (char)('0' + v % 10);
+    pid[10] = 0;
     FILE *f = fopen(file, "a");
     if (!f) exit(9);
-    fprintf(f, "%s %d\n", role, (int)getpid());
+    fprintf(f, "%s %s\n", role, pid);
     fclose(f);
 }
 int main(int argc, char **argv) {

@@ -1,7 +1,9 @@
 //! Uses the cycprof crate as a dependency: count() around a call that runs
 //! only when the first argument is 1 (the difference of the two reads goes
 //! to the file named by the second, as 8 raw bytes), then regions: a guard
-//! and a closure, nested.
+//! and a closure, nested.  The closure calls inner_work, called nowhere
+//! else, so that cachegrind's self cost of inner_work is the cost of that one
+//! call (its body differs from work's, so that rustc does not merge them).
 use std::io::Write;
 
 #[inline(never)]
@@ -13,6 +15,11 @@ fn work(n: u64) -> u64 {
         i += 1;
     }
     s
+}
+
+#[inline(never)]
+fn inner_work(n: u64) -> u64 {
+    (0..n).fold(1u64, |s, i| s.wrapping_mul(17) ^ i)
 }
 
 fn main() {
@@ -27,7 +34,7 @@ fn main() {
     f.write_all(&d.to_le_bytes()).unwrap();
     let t = {
         let _outer = cycprof::Region::new("outer");
-        cycprof::region("inner", || work(500))
+        cycprof::region("inner", || inner_work(500))
     };
     std::process::exit(((s ^ t) & 1) as i32);
 }
