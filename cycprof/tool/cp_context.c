@@ -15,8 +15,14 @@
 
 CpStats cp_stats;
 
-/* (parent, callsite, fn) -> context.  Separate from Context because with
- * folding several keys lead to the same earlier context. */
+/* (parent, callsite, fn) -> context, in two tables.  Almost every key
+ * leads to the context made for it, whose own fields are the key: those
+ * are found through an open-addressing table of context addresses, each
+ * tagged in its top 16 bits with 16 bits of the key's hash, so that a
+ * lookup touches one slot and the one context it wants (a chained table
+ * of separate edge records cost 40 bytes and two or three cache misses
+ * per call-site cache miss).  With folding, some keys lead to an earlier
+ * context instead: those few are Edges in a chained table. */
 typedef struct Edge {
    struct Edge* next;
    Context* parent;
@@ -31,7 +37,12 @@ typedef struct {
    UWord  n_items;
 } ChainTable;
 
-static ChainTable edges;
+#define TAG_SHIFT 48
+#define ADDR_MASK ((1ULL << TAG_SHIFT) - 1)
+
+static UWord*     child_slots;      /* tagged Context*, 0: empty */
+static UWord      child_mask, n_children;
+static ChainTable folds;
 static Context**  all_contexts;     /* [1 .. n_contexts] */
 static UInt       n_contexts;
 static UInt       contexts_capacity;
@@ -54,7 +65,7 @@ static UWord edge_entry_hash(const void* entry)
    return edge_hash(e->parent, e->callsite, e->fn);
 }
 
-static void grow_edges(ChainTable* t)
+static void grow_folds(ChainTable* t)
 {
    ChainTable bigger;
    UWord i;
@@ -74,9 +85,57 @@ static void grow_edges(ChainTable* t)
    *t = bigger;
 }
 
+static UWord tagged(const Context* c, UWord hash)
+{
+   return (hash >> TAG_SHIFT << TAG_SHIFT) | (UWord)c;
+}
+
+static Context* find_child(const Context* parent, Addr callsite, Addr fn,
+                           UWord hash)
+{
+   UWord i = hash & child_mask, tag = hash >> TAG_SHIFT;
+   for (; child_slots[i]; i = (i + 1) & child_mask) {
+      Context* c;
+      if (child_slots[i] >> TAG_SHIFT != tag) continue;
+      c = (Context*)(child_slots[i] & ADDR_MASK);
+      if (c->parent == parent && c->callsite == callsite && c->fn == fn)
+         return c;
+   }
+   return NULL;
+}
+
+static void put_child(UWord* slots, UWord mask, const Context* c)
+{
+   UWord hash = edge_hash(c->parent, c->callsite, c->fn), i = hash & mask;
+   while (slots[i]) i = (i + 1) & mask;
+   slots[i] = tagged(c, hash);
+}
+
+/* At most half full: probes stay short, and 16 bytes a context is still
+ * less than the 48 of a chained edge. */
+static void add_child(const Context* c)
+{
+   tl_assert(((UWord)c & ~ADDR_MASK) == 0);
+   if (2 * (n_children + 1) > child_mask + 1) {
+      UWord i, old_mask = child_mask, *old = child_slots;
+      child_mask = 2 * child_mask + 1;
+      child_slots = VG_(calloc)("cp.ctx.children", child_mask + 1,
+                                sizeof(UWord));
+      for (i = 0; i <= old_mask; i++)
+         if (old[i])
+            put_child(child_slots, child_mask,
+                      (const Context*)(old[i] & ADDR_MASK));
+      VG_(free)(old);
+   }
+   put_child(child_slots, child_mask, c);
+   n_children++;
+}
+
 void cp_context_init(void)
 {
-   table_init(&edges, 1 << 12);
+   table_init(&folds, 1 << 8);
+   child_mask = (1 << 12) - 1;
+   child_slots = VG_(calloc)("cp.ctx.children", child_mask + 1, sizeof(UWord));
    contexts_capacity = 1 << 12;
    all_contexts = VG_(malloc)("cp.ctx.all",
                               contexts_capacity * sizeof(Context*));
@@ -116,28 +175,27 @@ static Bool active_in_chain(const Context* c, Addr fn)
    return False;
 }
 
-static Edge* find_edge(Context* parent, Addr callsite, Addr fn, UWord* bucket)
+static Edge* find_fold(Context* parent, Addr callsite, Addr fn, UWord hash)
 {
    Edge* e;
-   *bucket = edge_hash(parent, callsite, fn) & (edges.n_buckets - 1);
-   for (e = edges.buckets[*bucket]; e; e = e->next)
+   for (e = folds.buckets[hash & (folds.n_buckets - 1)]; e; e = e->next)
       if (e->parent == parent && e->callsite == callsite && e->fn == fn)
          return e;
    return NULL;
 }
 
-static void add_edge(Context* parent, Addr callsite, Addr fn, UWord bucket,
+static void add_fold(Context* parent, Addr callsite, Addr fn, UWord hash,
                      Context* to)
 {
    Edge* e = cp_arena_alloc(sizeof(Edge));
-   cp_stats.edges++;
+   UWord b = hash & (folds.n_buckets - 1);
    e->parent = parent;
    e->callsite = callsite;
    e->fn = fn;
    e->to = to;
-   e->next = edges.buckets[bucket];
-   edges.buckets[bucket] = e;
-   if (++edges.n_items > 2 * edges.n_buckets) grow_edges(&edges);
+   e->next = folds.buckets[b];
+   folds.buckets[b] = e;
+   if (++folds.n_items > 2 * folds.n_buckets) grow_folds(&folds);
 }
 
 /* Recursion keeps every active function on the context's chain: a call to
@@ -165,16 +223,22 @@ static Context* folded_context(Context* parent, Addr callsite, Addr fn)
 Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
                           CtxKind kind)
 {
-   UWord b;
-   Edge* e = find_edge(parent, callsite, fn, &b);
-   Context* to;
-   if (e) return e->to;
+   UWord hash = edge_hash(parent, callsite, fn);
+   Context* to = find_child(parent, callsite, fn, hash);
+   Edge* e;
+   if (to) return to;
+   if (folds.n_items && (e = find_fold(parent, callsite, fn, hash)))
+      return e->to;
+   cp_stats.edges++;
    if (kind == CtxCall && cp_opts.fold_recursion
        && active_in_chain(parent, fn))
       to = folded_context(parent, callsite, fn);
    else
       to = new_context(parent, callsite, fn, kind, parent->tid);
-   add_edge(parent, callsite, fn, b, to);
+   if (to->parent == parent && to->callsite == callsite && to->fn == fn)
+      add_child(to);
+   else
+      add_fold(parent, callsite, fn, hash, to);
    return to;
 }
 
@@ -295,7 +359,8 @@ void cp_context_memory(ContextMemory* m)
          if (c->dense[k]) m->dense_used += sizeof(ULong);
       m->table_bytes += (ULong)c->ccs_capacity * sizeof(CostCenter);
    }
-   m->edge_table_bytes = edges.n_buckets * sizeof(void*);
+   m->edge_table_bytes = (child_mask + 1) * sizeof(UWord)
+                         + folds.n_buckets * sizeof(void*);
 }
 
 UInt cp_context_count(void)
