@@ -326,10 +326,13 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
    const Owner* o = cp_owner(ctx->owner);
    UInt dense_end = ctx->dense_len < o->n_counters ? ctx->dense_len
                                                    : o->n_counters;
-   for (; *pos < dense_end; (*pos)++) {
-      const SBInfo* s;
-      if (!ctx->dense[*pos]) continue;
-      s = o->sbs[o->sb_at[*pos]];
+   /* A local index: the tool is built without strict aliasing, so a
+    * loop on *pos would store it at every one of the (mostly zero)
+    * counters it skips. */
+   UInt p = *pos;
+   while (p < dense_end && !ctx->dense[p]) p++;
+   if (p < dense_end) {
+      const SBInfo* s = o->sbs[o->sb_at[p]];
       /* Counters past dense_len were never published for ctx: zero. */
       tl_assert(s->local + s->n_exits <= ctx->dense_len);
       *sb = s;
@@ -337,14 +340,15 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
       *pos = s->local + s->n_exits;
       return True;
    }
-   for (; *pos - dense_end < ctx->ccs_capacity; (*pos)++) {
-      const CostCenter* cc = &ctx->ccs[*pos - dense_end];
+   for (; p - dense_end < ctx->ccs_capacity; p++) {
+      const CostCenter* cc = &ctx->ccs[p - dense_end];
       if (!cc->sb_key) continue;
       *sb = cp_sbinfo_at(cc->sb_key - 1);
       *counts = cp_counters_at(cc->counters);
-      (*pos)++;
+      *pos = p + 1;
       return True;
    }
+   *pos = p;
    return False;
 }
 
