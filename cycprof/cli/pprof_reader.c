@@ -15,9 +15,10 @@
 #include <string.h>
 #include <zlib.h>
 
-/* A decompression bomb is refused before the process passes ~256 MB,
- * unless the file itself is big: a real profile expands 5-10 times, a
- * bomb a thousand times, so a profile may grow to 64 times its size. */
+/* A decompression bomb is refused before the process passes ~256 MB: past
+ * 192 MiB, the output may grow only while it stays within 64 times the
+ * input read so far. A real profile expands 5 to 15 times (a compiler's:
+ * 50 MB to 665 MB), a bomb a thousand times. */
 size_t pprof_max_bytes = (size_t)192 << 20;
 #define PPROF_MAX_RATIO 64
 
@@ -50,25 +51,24 @@ static int gunzip(const unsigned char *buf, size_t len, unsigned char **out,
         *why = "zlib initialisation failed";
         return -1;
     }
-    size_t limit = pprof_max_bytes;
-    if (len <= SIZE_MAX / PPROF_MAX_RATIO && len * PPROF_MAX_RATIO > limit)
-        limit = len * PPROF_MAX_RATIO;
     size_t cap = len * 4 + 1024, n = 0;
-    if (cap > limit)
-        cap = limit;
+    if (cap > pprof_max_bytes)
+        cap = pprof_max_bytes;
     unsigned char *o = cu_malloc(cap);
     z.next_in = (unsigned char *)buf;
     int rc = Z_OK;
     size_t in_left = len;
     while (rc != Z_STREAM_END) {
         if (n == cap) {
-            if (cap >= limit) {
-                *why = limit == pprof_max_bytes
-                    ? "decompressed profile is larger than 192 MiB (a decompression bomb?)"
-                    : "decompressed profile is more than 64 times its compressed size (a decompression bomb?)";
+            size_t read = len - in_left;
+            if (cap >= pprof_max_bytes &&
+                (read > SIZE_MAX / PPROF_MAX_RATIO ? 0 : n > read * PPROF_MAX_RATIO)) {
+                *why = "decompressed profile is larger than 192 MiB and 64 times "
+                       "the data read (a decompression bomb?)";
                 goto bad;
             }
-            cap = cap * 2 > limit ? limit : cap * 2;
+            cap = cap < pprof_max_bytes ? (cap * 2 > pprof_max_bytes ? pprof_max_bytes : cap * 2)
+                                        : cap + cap / 2;
             o = cu_realloc(o, cap);
         }
         /* zlib counts in uInt; feed at most 1 GiB per call. */
