@@ -425,7 +425,8 @@ def pprof_raw_locations(lines):
             continue
         if rest.strip() == "":
             continue
-        mm = re.match(r"^(.*) (\S*):(-?\d+) s=(\d+)(?:\((.*)\))?$", rest)
+        # "name file:line s=start" (Go < 1.24) or "name file:line:column s=start"
+        mm = re.match(r"^(.*) (\S*?):(-?\d+)(?::\d+)? s=(\d+)(?:\((.*)\))?$", rest)
         if mm:
             locs[cur_loc].append((mm.group(1), mm.group(2), int(mm.group(3)), int(mm.group(4))))
         else:
