@@ -382,3 +382,34 @@ C.done()
 PY
 }
 register regions-instr-seeded-stack t_regions_instr_seeded_stack
+
+# A run that starts uninstrumented reads no inline info unless
+# --read-inline-info=yes is given (docs/options.md): the pprof profile of
+# the region has no inlined frames, and the same counts.  Oracle: the
+# program's structure (mix and step are always_inline into hot).
+t_regions_instr_inline_default() {
+    need_tool
+    region_prog inlreq
+    cycprof "$PWD/off" "$PWD/off.log" --instr-atstart=no -- "$BIN/inlreq" 2000 \
+        >off.out 2>&1 </dev/null || fail "cycprof run failed: $(tail -n 3 off.log)"
+    cycprof "$PWD/on" "$PWD/on.log" --instr-atstart=no --read-inline-info=yes \
+        -- "$BIN/inlreq" 2000 >on.out 2>&1 </dev/null ||
+        fail "cycprof run failed: $(tail -n 3 on.log)"
+    [ -s off.pb.gz ] && [ -s on.pb.gz ] || fail "no pprof profile"
+    pycheck "$PWD/off.pb.gz" "$PWD/on.pb.gz" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+off, on = pprof_traces(sys.argv[1]), pprof_traces(sys.argv[2])
+def inlined(traces):
+    return sorted({f for v, frames, l in traces for f in frames if f.endswith(" (inline)")})
+C.eq("inlined frames without --read-inline-info", [], inlined(off))
+C.true(any(re.match(r"(mix|step) \(inline\)$", f) for f in inlined(on)),
+       "no mix/step inlined frame with --read-inline-info=yes: %r" % inlined(on))
+C.true(any(any(fn_matches(f, "hot") for f in fr) for v, fr, l in off), "hot not in any stack")
+C.eq("total without / with inline info", sum(value_int(v) for v, f, l in on),
+     sum(value_int(v) for v, f, l in off))
+C.done()
+PY
+}
+register regions-instr-inline-default t_regions_instr_inline_default

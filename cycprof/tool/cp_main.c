@@ -1,10 +1,13 @@
 /* cycprof: tool registration, start-up and exit. */
 #include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_xarray.h"
 #include "cp_callstack.h"
 #include "cp_collect.h"
 #include "cp_context.h"
@@ -26,6 +29,18 @@
 /* Set by the core only for some tools; cycprof needs inline frames. */
 extern Bool VG_(clo_read_inline_info);
 
+/* The core parses --read-inline-info after cp_pre_clo_init has set the
+ * default, so only the arguments tell whether the user chose. */
+static Bool read_inline_info_given(void)
+{
+   Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
+   for (i = 0; i < n; i++) {
+      const HChar* arg = *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i);
+      if (VG_(strncmp)(arg, "--read-inline-info=", 19) == 0) return True;
+   }
+   return False;
+}
+
 /* A forked child writes its own files, named with its own pid. */
 static void cp_atfork_child(ThreadId tid)
 {
@@ -39,6 +54,12 @@ static void cp_post_clo_init(void)
     * breaks "one superblock = one straight run"; like callgrind, force it
     * off whatever the user asked. */
    VG_(clo_vex_control).guest_chase = False;
+   /* A run that starts uninstrumented measures a short region; reading
+    * the inline info of every object (libc6-dbg's libc alone: 0.06 s)
+    * would cost more than the region.  It only adds inlined frames to
+    * the pprof profile, so such a run does without unless asked. */
+   if (!cp_instr_on && !read_inline_info_given())
+      VG_(clo_read_inline_info) = False;
    cp_functions_init();
    cp_owners_init();
    cp_context_init();
