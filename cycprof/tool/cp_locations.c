@@ -252,11 +252,6 @@ UInt cp_locset_id(LocationSet* s, Addr a)
    return id;
 }
 
-Bool cp_locset_unnamed(const LocationSet* s, UInt id)
-{
-   return s->locations[id - 1].unnamed;
-}
-
 UInt cp_locset_name_index(LocationSet* s, Addr name_addr)
 {
    UWord* known = cp_addrmap_find(&s->name_index, name_addr);

@@ -70,6 +70,9 @@ UInt cp_locset_id_as(LocationSet* s, Addr a, Addr name_addr);
 UInt cp_locset_name_index(LocationSet* s, Addr name_addr);
 UInt cp_locset_renamed(LocationSet* s, UInt base, Addr a, UInt name,
                        Addr name_addr);
-Bool cp_locset_unnamed(const LocationSet* s, UInt id);
+static inline Bool cp_locset_unnamed(const LocationSet* s, UInt id)
+{
+   return s->locations[id - 1].unnamed;
+}
 
 #endif

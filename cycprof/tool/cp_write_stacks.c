@@ -43,7 +43,8 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
                               const Context* c,
                               const UnnamedBases* parent_bases);
 
-static void locate_callsites(LocationSet* s, SuperblockLocations* sl)
+static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
+                             UInt* callsite_loc)
 {
    UInt id, n = cp_context_count(), k;
    UInt locs[CP_MAX_SB_INSTRS];
@@ -70,7 +71,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl)
       if (!c->callsite) continue;
       if (c->parent->kind == CtxRoot)
          cp_st_find_unnamed_bases(s, sl, c->parent, &bases);
-      callsite_location(s, sl, c, &bases);
+      callsite_loc[id] = callsite_location(s, sl, c, &bases);
    }
    VG_(free)(bases.items);
 }
@@ -156,6 +157,7 @@ typedef struct {
    UInt* frame_node;
    UInt* first_foreign;
    UInt* next_foreign;
+   UInt* callsite_loc;   /* [context id]: callsite_location's, kept */
    UInt  n_nodes;
 } Nodes;
 
@@ -305,7 +307,6 @@ static void write_nodes(OutFile* out, LocationSet* s,
 {
    UInt id, n = cp_context_count();
    UInt* sb_fn = superblock_functions(s, sl);
-   UnnamedBases bases = { 0 };
    AddrMap by_key;
    cp_addrmap_init(&by_key, 1024);
    nd->node_of = VG_(calloc)("cp.st.nodes", n + 1, sizeof(UInt));
@@ -328,9 +329,7 @@ static void write_nodes(OutFile* out, LocationSet* s,
          else
             cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
       } else {
-         UInt loc;
-         if (p->kind == CtxRoot) cp_st_find_unnamed_bases(s, sl, p, &bases);
-         loc = callsite_location(s, sl, c, &bases);
+         UInt loc = nd->callsite_loc[id];
          /* A call from another named function's code in p's frame: p's
           * function stays on the stack above it. */
          if (p->kind != CtxRoot
@@ -349,7 +348,8 @@ static void write_nodes(OutFile* out, LocationSet* s,
       }
    }
    VG_(free)(sb_fn);
-   VG_(free)(bases.items);
+   VG_(free)(nd->callsite_loc);
+   nd->callsite_loc = NULL;
    VG_(free)(by_key.keys);
    VG_(free)(by_key.values);
 }
@@ -491,7 +491,9 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    cp_outfile_set_limits(out, max_bytes, deadline_ms);
    cp_locset_init(&s, cp_opts.pprof_by_line);
    cp_st_locate(&s, &sl);
-   locate_callsites(&s, &sl);
+   nd.callsite_loc = VG_(calloc)("cp.st.callsites", cp_context_count() + 1,
+                                 sizeof(UInt));
+   locate_callsites(&s, &sl, nd.callsite_loc);
    t1 = VG_(read_millisecond_timer)();
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");
