@@ -149,6 +149,9 @@ typedef enum {
 typedef struct {
    SrcPos         function;
    SuperblockKind kind;
+   /* SomeUnnamed: all its code without a symbol is of one object, so
+    * in one context it all gets one name. */
+   Bool           one_unnamed_object;
    SrcPos*        instr_pos;   /* [n_instrs], unless OneFunction */
 } SuperblockFunction;
 
@@ -186,6 +189,15 @@ static void collect_self_costs(Naming* nm, RecordList* l,
          }
       }
       info->function = at[0];
+      if (info->kind == SomeUnnamed) {
+         UInt obj = 0;
+         info->one_unnamed_object = True;
+         for (i = 0; i < sb->n_instrs; i++) {
+            if (cp_naming_has_symbol(nm, at[i])) continue;
+            if (obj && at[i].obj + 1 != obj) info->one_unnamed_object = False;
+            obj = at[i].obj + 1;
+         }
+      }
       /* Kept for the per-context pass, which looks at each instruction
        * of these superblocks once per context. */
       if (info->kind != OneFunction) {
@@ -288,6 +300,21 @@ static void add_foreign(ForeignList* f, SrcPos code, Addr addr, ULong cost)
    e->cost += cost;
 }
 
+static Bool same_position(const Record* r, SrcPos at, Addr addr)
+{
+   return same_function(r->at, at) && r->at.line == at.line
+          && (!cp_opts.dump_instr || r->addr == addr);
+}
+
+static void keep_unnamed_cost(RecordList* l, const Record* pending)
+{
+   Record* r = new_record(l);
+   r->at = pending->at;
+   r->addr = pending->addr;
+   r->cost = pending->cost;
+   keep_record(l);
+}
+
 /* The code of one superblock run in context c that is not c's frame's
  * function goes to f; unnamed code's self cost is recorded here. */
 static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
@@ -299,6 +326,9 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
    Bool rooted = c->kind == CtxRoot;
    ULong per_instr[CP_MAX_SB_INSTRS];
    UInt i;
+   Record pending;        /* unnamed code not yet kept */
+   UInt named_fn = 0;     /* its name here, when one_unnamed_object */
+   pending.cost = 0;
    if (info->kind == OneFunction) {
       if (!rooted && foreign_to(info->function, frame))
          add_foreign(f, info->function, sb->addr, cp_counts_total(sb, counts));
@@ -311,17 +341,29 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
       SrcPos code = info->instr_pos[i];
       if (!per_instr[i]) continue;
       if (!cp_naming_has_symbol(nm, code)) {
-         Record* r = new_record(l);
-         code = cp_naming_code_at(nm, code, c,
-                                  lowest_unnamed(bases, code.obj));
-         r->at = code;
-         r->addr = a;
-         r->cost = per_instr[i];
-         keep_record(l);
+         if (!info->one_unnamed_object || !named_fn) {
+            code = cp_naming_code_at(nm, code, c,
+                                     lowest_unnamed(bases, code.obj));
+            named_fn = code.fn;
+         } else {
+            code.fn = named_fn;
+         }
+         /* Instructions at one position make one record: sum them
+          * before looking the record up. */
+         if (pending.cost && !same_position(&pending, code, a)) {
+            keep_unnamed_cost(l, &pending);
+            pending.cost = 0;
+         }
+         if (!pending.cost) {
+            pending.at = code;
+            pending.addr = a;
+         }
+         pending.cost += per_instr[i];
       }
       if (!rooted && foreign_to(code, frame))
          add_foreign(f, code, a, per_instr[i]);
    }
+   if (pending.cost) keep_unnamed_cost(l, &pending);
 }
 
 static ULong function_key(SrcPos p)
