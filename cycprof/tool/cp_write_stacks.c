@@ -43,7 +43,14 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
                               const Context* c,
                               const UnnamedBases* parent_bases);
 
+static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
+                              const Context* c, const UInt* sb_fn,
+                              const RanBlocks* ran);
+
+/* Also notes, per context, whether it runs code of other functions than
+ * its frame's (runs_foreign_code): while its counters are at hand. */
 static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
+                             const UInt* sb_fn, UChar* foreign,
                              UInt* callsite_loc)
 {
    UInt id, n = cp_context_count(), k;
@@ -55,6 +62,8 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       if (c->kind != CtxRoot) frame_location(s, sl, c);
       if (!cp_context_ran_code(c)) continue;
       cp_st_gather(s, sl, c, &ran, &bases);
+      if (c->kind != CtxRoot)
+         foreign[id] = runs_foreign_code(s, sl, c, sb_fn, &ran);
       if (bases.used == 0) continue;
       for (k = 0; k < ran.used; k++) {
          const SBInfo* sb = ran.items[k].sb;
@@ -158,6 +167,7 @@ typedef struct {
    UInt* first_foreign;
    UInt* next_foreign;
    UInt* callsite_loc;   /* [context id]: callsite_location's, kept */
+   UChar* foreign;       /* [context id]: runs_foreign_code's, kept */
    UInt  n_nodes;
 } Nodes;
 
@@ -234,13 +244,12 @@ static UInt* superblock_functions(const LocationSet* s,
 }
 
 static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
-                              const Context* c, const UInt* sb_fn)
+                              const Context* c, const UInt* sb_fn,
+                              const RanBlocks* ran)
 {
-   const SBInfo* sb;
-   const ULong* counts;
    UInt k, frame_fn = frame_base_function(s, sl, c);
-   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
-      if (sb_fn[sb->id] != frame_fn) return True;
+   for (k = 0; k < ran->used; k++)
+      if (sb_fn[ran->items[k].sb->id] != frame_fn) return True;
    return False;
 }
 
@@ -306,7 +315,6 @@ static void write_nodes(OutFile* out, LocationSet* s,
                         SuperblockLocations* sl, Nodes* nd)
 {
    UInt id, n = cp_context_count();
-   UInt* sb_fn = superblock_functions(s, sl);
    AddrMap by_key;
    cp_addrmap_init(&by_key, 1024);
    nd->node_of = VG_(calloc)("cp.st.nodes", n + 1, sizeof(UInt));
@@ -340,16 +348,16 @@ static void write_nodes(OutFile* out, LocationSet* s,
       nd->node_of[id] = node;
       nd->next_ctx[id] = nd->first_ctx[node];
       nd->first_ctx[node] = id;
-      if (c->kind != CtxRoot && cp_context_ran_code(c)
-          && runs_foreign_code(s, sl, c, sb_fn)) {
+      if (nd->foreign[id]) {
          UInt f = frame_function_node(out, s, sl, &by_key, nd, c);
          nd->next_foreign[id] = nd->first_foreign[f];
          nd->first_foreign[f] = id;
       }
    }
-   VG_(free)(sb_fn);
    VG_(free)(nd->callsite_loc);
+   VG_(free)(nd->foreign);
    nd->callsite_loc = NULL;
+   nd->foreign = NULL;
    VG_(free)(by_key.keys);
    VG_(free)(by_key.values);
 }
@@ -485,6 +493,7 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    ULong samples;
    Nodes nd;
    Bool ok;
+   UInt* sb_fn;
    UInt t0 = VG_(read_millisecond_timer)(), t1;
    ULong cpu0 = VG_(clo_stats) ? cpu_ms() : 0;
    if (!out) return False;
@@ -493,7 +502,10 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    cp_st_locate(&s, &sl);
    nd.callsite_loc = VG_(calloc)("cp.st.callsites", cp_context_count() + 1,
                                  sizeof(UInt));
-   locate_callsites(&s, &sl, nd.callsite_loc);
+   nd.foreign = VG_(calloc)("cp.st.foreign", cp_context_count() + 1, 1);
+   sb_fn = superblock_functions(&s, &sl);
+   locate_callsites(&s, &sl, sb_fn, nd.foreign, nd.callsite_loc);
+   VG_(free)(sb_fn);
    t1 = VG_(read_millisecond_timer)();
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");
