@@ -22,6 +22,7 @@
 #include "cp_instrument.h"
 #include "cp_objects.h"
 #include "cp_options.h"
+#include "cp_unnamed.h"
 
 static Int cmp_uint(UInt a, UInt b) { return a < b ? -1 : a > b; }
 static Int cmp_addr(Addr a, Addr b) { return a < b ? -1 : a > b; }
@@ -209,43 +210,6 @@ static void collect_self_costs(Naming* nm, RecordList* l,
    cp_superblock_runs_free(&sums);
 }
 
-/* Per object, the lowest address without a symbol that ran in one
- * context (few objects per context: a short list). */
-typedef struct {
-   UInt obj;
-   Addr lowest;
-} UnnamedBase;
-
-typedef struct {
-   UnnamedBase* items;
-   UInt         used, capacity;
-} UnnamedBases;
-
-static void note_unnamed(UnnamedBases* b, UInt obj, Addr a)
-{
-   UInt k;
-   for (k = 0; k < b->used; k++)
-      if (b->items[k].obj == obj) {
-         if (a < b->items[k].lowest) b->items[k].lowest = a;
-         return;
-      }
-   if (b->used == b->capacity) {
-      b->capacity = b->capacity ? 2 * b->capacity : 8;
-      b->items = VG_(realloc)("cp.cg.unnamed", b->items,
-                              b->capacity * sizeof(UnnamedBase));
-   }
-   b->items[b->used].obj = obj;
-   b->items[b->used++].lowest = a;
-}
-
-static Addr lowest_unnamed(const UnnamedBases* b, UInt obj)
-{
-   UInt k;
-   for (k = 0; k < b->used; k++)
-      if (b->items[k].obj == obj) return b->items[k].lowest;
-   return 0;
-}
-
 static void find_unnamed_bases(const Naming* nm, const Context* c,
                                const SuperblockFunction* sb_fn,
                                UnnamedBases* b)
@@ -261,7 +225,7 @@ static void find_unnamed_bases(const Naming* nm, const Context* c,
       cp_instr_counts(sb, counts, per_instr);
       for (i = 0; i < sb->n_instrs; i++)
          if (per_instr[i] && !cp_naming_has_symbol(nm, info->instr_pos[i]))
-            note_unnamed(b, info->instr_pos[i].obj, sb->instr_addr[i]);
+            cp_unnamed_note(b, info->instr_pos[i].obj, sb->instr_addr[i]);
    }
 }
 
@@ -343,7 +307,7 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
       if (!cp_naming_has_symbol(nm, code)) {
          if (!info->one_unnamed_object || !named_fn) {
             code = cp_naming_code_at(nm, code, c,
-                                     lowest_unnamed(bases, code.obj));
+                                     cp_unnamed_lowest(bases, code.obj));
             named_fn = code.fn;
          } else {
             code.fn = named_fn;
@@ -438,7 +402,7 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
                bases_of = c->parent;
             }
             caller = cp_naming_code_at(nm, raw, c->parent,
-                                       lowest_unnamed(&bases, raw.obj));
+                                       cp_unnamed_lowest(&bases, raw.obj));
          }
       }
       caller.line = cp_naming_function_at(nm, c->callsite).line;

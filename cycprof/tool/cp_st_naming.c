@@ -131,23 +131,6 @@ FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl, Addr fn)
    return f;
 }
 
-static void note_unnamed_base(UnnamedBases* b, UWord obj, Addr a)
-{
-   UInt j;
-   for (j = 0; j < b->used && b->items[j].obj != obj; j++) ;
-   if (j == b->used) {
-      if (b->used == b->capacity) {
-         b->capacity = b->capacity ? 2 * b->capacity : 8;
-         b->items = VG_(realloc)("cp.st.unnamed", b->items,
-                                 b->capacity * sizeof(UnnamedBase));
-      }
-      b->items[b->used].obj = obj;
-      b->items[b->used++].lowest = a;
-   } else if (a < b->items[j].lowest) {
-      b->items[j].lowest = a;
-   }
-}
-
 /* Notes the unnamed code of one of c's cost centers in b. */
 static void note_unnamed_code_run(const LocationSet* s,
                                   const SuperblockLocations* sl,
@@ -161,12 +144,12 @@ static void note_unnamed_code_run(const LocationSet* s,
    ran = cp_st_ran_prefix(sb, counts);
    if (f->simple) {
       if (ran > f->first_unnamed)
-         note_unnamed_base(b, f->obj, sb->instr_addr[f->first_unnamed]);
+         cp_unnamed_note(b, f->obj, sb->instr_addr[f->first_unnamed]);
       return;
    }
    for (i = f->first_unnamed; i < ran; i++)
       if (cp_locset_unnamed(s, loc[i]))
-         note_unnamed_base(b, cp_st_debug_object(sb->instr_addr[i]),
+         cp_unnamed_note(b, cp_st_debug_object(sb->instr_addr[i]),
                            sb->instr_addr[i]);
 }
 
@@ -202,14 +185,6 @@ void cp_st_gather(const LocationSet* s, const SuperblockLocations* sl,
    }
 }
 
-static Addr lowest_unnamed(const UnnamedBases* b, UWord obj)
-{
-   UInt k;
-   for (k = 0; k < b->used; k++)
-      if (b->items[k].obj == obj) return b->items[k].lowest;
-   return 0;
-}
-
 /* The address unnamed code of obj at a is named after in context c. */
 static Addr naming_address(LocationSet* s, SuperblockLocations* sl,
                            const Context* c, UWord obj, Addr a,
@@ -219,7 +194,7 @@ static Addr naming_address(LocationSet* s, SuperblockLocations* sl,
       FrameFacts frame = cp_st_frame(s, sl, c->fn);
       if (frame.unnamed && frame.obj == obj) return c->fn;
    }
-   return b ? lowest_unnamed(b, obj) : a;
+   return b ? cp_unnamed_lowest(b, obj) : a;
 }
 
 UInt cp_st_code_location(LocationSet* s, SuperblockLocations* sl,

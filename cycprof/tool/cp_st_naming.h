@@ -13,6 +13,7 @@
 #include "pub_tool_basics.h"
 #include "cp_locations.h"
 #include "cp_types.h"
+#include "cp_unnamed.h"
 
 /* What a superblock's code is, whatever the context. */
 typedef struct {
@@ -63,18 +64,7 @@ FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl, Addr fn);
 
 /* Code without a symbol is named after the entry of its frame when that
  * has no symbol either and lies in the same object, else after the
- * lowest such address of its object that ran in the context.  Per
- * context: the lowest unnamed address per object. */
-typedef struct {
-   UWord obj;
-   Addr  lowest;
-} UnnamedBase;
-
-typedef struct {
-   UnnamedBase* items;
-   UInt         used, capacity;
-} UnnamedBases;
-
+ * lowest such address of its object that ran in the context. */
 void cp_st_find_unnamed_bases(const LocationSet* s,
                               const SuperblockLocations* sl,
                               const Context* c, UnnamedBases* b);
