@@ -22,6 +22,7 @@
 #include "cp_instrument.h"
 #include "cp_objects.h"
 #include "cp_options.h"
+#include "cp_unnamed.h"
 
 static Int cmp_uint(UInt a, UInt b) { return a < b ? -1 : a > b; }
 static Int cmp_addr(Addr a, Addr b) { return a < b ? -1 : a > b; }
@@ -149,6 +150,9 @@ typedef enum {
 typedef struct {
    SrcPos         function;
    SuperblockKind kind;
+   /* SomeUnnamed: all its code without a symbol is of one object, so
+    * in one context it all gets one name. */
+   Bool           one_unnamed_object;
    SrcPos*        instr_pos;   /* [n_instrs], unless OneFunction */
 } SuperblockFunction;
 
@@ -186,6 +190,15 @@ static void collect_self_costs(Naming* nm, RecordList* l,
          }
       }
       info->function = at[0];
+      if (info->kind == SomeUnnamed) {
+         UInt obj = 0;
+         info->one_unnamed_object = True;
+         for (i = 0; i < sb->n_instrs; i++) {
+            if (cp_naming_has_symbol(nm, at[i])) continue;
+            if (obj && at[i].obj + 1 != obj) info->one_unnamed_object = False;
+            obj = at[i].obj + 1;
+         }
+      }
       /* Kept for the per-context pass, which looks at each instruction
        * of these superblocks once per context. */
       if (info->kind != OneFunction) {
@@ -195,43 +208,6 @@ static void collect_self_costs(Naming* nm, RecordList* l,
       }
    }
    cp_superblock_runs_free(&sums);
-}
-
-/* Per object, the lowest address without a symbol that ran in one
- * context (few objects per context: a short list). */
-typedef struct {
-   UInt obj;
-   Addr lowest;
-} UnnamedBase;
-
-typedef struct {
-   UnnamedBase* items;
-   UInt         used, capacity;
-} UnnamedBases;
-
-static void note_unnamed(UnnamedBases* b, UInt obj, Addr a)
-{
-   UInt k;
-   for (k = 0; k < b->used; k++)
-      if (b->items[k].obj == obj) {
-         if (a < b->items[k].lowest) b->items[k].lowest = a;
-         return;
-      }
-   if (b->used == b->capacity) {
-      b->capacity = b->capacity ? 2 * b->capacity : 8;
-      b->items = VG_(realloc)("cp.cg.unnamed", b->items,
-                              b->capacity * sizeof(UnnamedBase));
-   }
-   b->items[b->used].obj = obj;
-   b->items[b->used++].lowest = a;
-}
-
-static Addr lowest_unnamed(const UnnamedBases* b, UInt obj)
-{
-   UInt k;
-   for (k = 0; k < b->used; k++)
-      if (b->items[k].obj == obj) return b->items[k].lowest;
-   return 0;
 }
 
 static void find_unnamed_bases(const Naming* nm, const Context* c,
@@ -249,7 +225,7 @@ static void find_unnamed_bases(const Naming* nm, const Context* c,
       cp_instr_counts(sb, counts, per_instr);
       for (i = 0; i < sb->n_instrs; i++)
          if (per_instr[i] && !cp_naming_has_symbol(nm, info->instr_pos[i]))
-            note_unnamed(b, info->instr_pos[i].obj, sb->instr_addr[i]);
+            cp_unnamed_note(b, info->instr_pos[i].obj, sb->instr_addr[i]);
    }
 }
 
@@ -288,6 +264,21 @@ static void add_foreign(ForeignList* f, SrcPos code, Addr addr, ULong cost)
    e->cost += cost;
 }
 
+static Bool same_position(const Record* r, SrcPos at, Addr addr)
+{
+   return same_function(r->at, at) && r->at.line == at.line
+          && (!cp_opts.dump_instr || r->addr == addr);
+}
+
+static void keep_unnamed_cost(RecordList* l, const Record* pending)
+{
+   Record* r = new_record(l);
+   r->at = pending->at;
+   r->addr = pending->addr;
+   r->cost = pending->cost;
+   keep_record(l);
+}
+
 /* The code of one superblock run in context c that is not c's frame's
  * function goes to f; unnamed code's self cost is recorded here. */
 static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
@@ -299,6 +290,9 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
    Bool rooted = c->kind == CtxRoot;
    ULong per_instr[CP_MAX_SB_INSTRS];
    UInt i;
+   Record pending;        /* unnamed code not yet kept */
+   UInt named_fn = 0;     /* its name here, when one_unnamed_object */
+   pending.cost = 0;
    if (info->kind == OneFunction) {
       if (!rooted && foreign_to(info->function, frame))
          add_foreign(f, info->function, sb->addr, cp_counts_total(sb, counts));
@@ -311,17 +305,29 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
       SrcPos code = info->instr_pos[i];
       if (!per_instr[i]) continue;
       if (!cp_naming_has_symbol(nm, code)) {
-         Record* r = new_record(l);
-         code = cp_naming_code_at(nm, code, c,
-                                  lowest_unnamed(bases, code.obj));
-         r->at = code;
-         r->addr = a;
-         r->cost = per_instr[i];
-         keep_record(l);
+         if (!info->one_unnamed_object || !named_fn) {
+            code = cp_naming_code_at(nm, code, c,
+                                     cp_unnamed_lowest(bases, code.obj));
+            named_fn = code.fn;
+         } else {
+            code.fn = named_fn;
+         }
+         /* Instructions at one position make one record: sum them
+          * before looking the record up. */
+         if (pending.cost && !same_position(&pending, code, a)) {
+            keep_unnamed_cost(l, &pending);
+            pending.cost = 0;
+         }
+         if (!pending.cost) {
+            pending.at = code;
+            pending.addr = a;
+         }
+         pending.cost += per_instr[i];
       }
       if (!rooted && foreign_to(code, frame))
          add_foreign(f, code, a, per_instr[i]);
    }
+   if (pending.cost) keep_unnamed_cost(l, &pending);
 }
 
 static ULong function_key(SrcPos p)
@@ -396,7 +402,7 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
                bases_of = c->parent;
             }
             caller = cp_naming_code_at(nm, raw, c->parent,
-                                       lowest_unnamed(&bases, raw.obj));
+                                       cp_unnamed_lowest(&bases, raw.obj));
          }
       }
       caller.line = cp_naming_function_at(nm, c->callsite).line;

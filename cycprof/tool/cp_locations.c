@@ -252,27 +252,31 @@ UInt cp_locset_id(LocationSet* s, Addr a)
    return id;
 }
 
-Bool cp_locset_unnamed(const LocationSet* s, UInt id)
+UInt cp_locset_name_index(LocationSet* s, Addr name_addr)
 {
-   return s->locations[id - 1].unnamed;
+   UWord* known = cp_addrmap_find(&s->name_index, name_addr);
+   if (known) return *known;
+   cp_addrmap_put(&s->name_index, name_addr, ++s->n_names);
+   return s->n_names;
 }
 
 UInt cp_locset_id_as(LocationSet* s, Addr a, Addr name_addr)
 {
-   UInt base = cp_locset_id(s, a), name, n;
+   UInt base = cp_locset_id(s, a);
+   if (!s->locations[base - 1].unnamed) return base;
+   return cp_locset_renamed(s, base, a, cp_locset_name_index(s, name_addr),
+                            name_addr);
+}
+
+UInt cp_locset_renamed(LocationSet* s, UInt base, Addr a, UInt name,
+                       Addr name_addr)
+{
    UWord* known;
    InlineLevel levels[CP_MAX_INLINE_LEVELS];
    const Location* l;
    HChar fn[32];
    Int obj;
-   if (!s->locations[base - 1].unnamed) return base;
-   known = cp_addrmap_find(&s->name_index, name_addr);
-   if (known) {
-      name = *known;
-   } else {
-      name = ++s->n_names;
-      cp_addrmap_put(&s->name_index, name_addr, name);
-   }
+   UInt n;
    known = cp_addrmap_find(&s->renamed, ((UWord)base << 32) | name);
    if (known) return *known;
    l = &s->locations[base - 1];

@@ -64,6 +64,15 @@ UInt cp_locset_id(LocationSet* s, Addr a);
 /* The same, but code without a symbol is named "0x<offset>" after
  * name_addr, as the callgrind file names it (cp_cg_naming.h). */
 UInt cp_locset_id_as(LocationSet* s, Addr a, Addr name_addr);
-Bool cp_locset_unnamed(const LocationSet* s, UInt id);
+/* cp_locset_id_as in two steps, for callers that name many addresses
+ * after one: the small index of a naming address, then the location of
+ * unnamed base (a's location) under that name. */
+UInt cp_locset_name_index(LocationSet* s, Addr name_addr);
+UInt cp_locset_renamed(LocationSet* s, UInt base, Addr a, UInt name,
+                       Addr name_addr);
+static inline Bool cp_locset_unnamed(const LocationSet* s, UInt id)
+{
+   return s->locations[id - 1].unnamed;
+}
 
 #endif

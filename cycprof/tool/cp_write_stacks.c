@@ -20,6 +20,7 @@
 #include "cp_options.h"
 #include "cp_outfile.h"
 #include "cp_regions.h"
+#include "cp_st_naming.h"
 #include "cp_write_stacks.h"
 
 /* A frame entered from nowhere (callsite 0, e.g. a thread's first
@@ -29,169 +30,57 @@ static Bool adds_frame(const Context* c)
    return c->parent == NULL || c->callsite != 0;
 }
 
-/* The location id of every instruction that ran, per superblock:
- * loc[first[sb id] + i], 0 where instruction i never ran.  Locating per
- * superblock rather than per (context, address) looks each address up
- * once. */
-typedef struct {
-   UInt* first;     /* [n_sbs + 1] */
-   UInt* loc;
-} SuperblockLocations;
-
-static void locate_superblocks(LocationSet* s, SuperblockLocations* sl)
-{
-   UInt n_sbs = cp_sbinfo_count(), k, i;
-   ULong per_instr[CP_MAX_SB_INSTRS];
-   SuperblockRuns sums;
-   cp_superblock_runs(&sums);
-   sl->first = VG_(malloc)("cp.st.first", (n_sbs + 1) * sizeof(UInt));
-   sl->first[0] = 0;
-   for (k = 0; k < n_sbs; k++)
-      sl->first[k + 1] = sl->first[k] + cp_sbinfo_at(k)->n_instrs;
-   sl->loc = VG_(calloc)("cp.st.loc", sl->first[n_sbs] + 1, sizeof(UInt));
-   for (k = 0; k < n_sbs; k++) {
-      const SBInfo* sb = cp_sbinfo_at(k);
-      cp_instr_counts(sb, sums.runs + sums.first[k], per_instr);
-      for (i = 0; i < sb->n_instrs; i++)
-         if (per_instr[i])
-            sl->loc[sl->first[k] + i] = cp_locset_id(s, sb->instr_addr[i]);
-   }
-   cp_superblock_runs_free(&sums);
-}
-
-/* Code without a symbol is named as the callgrind file names it
- * (cp_cg_naming.h): after the entry of its frame when that has no symbol
- * either and lies in the same object, else after the lowest such address
- * of its object that ran in the context.  Per context: the lowest
- * unnamed address per object. */
-typedef struct {
-   UWord obj;
-   Addr  lowest;
-} UnnamedBase;
-
-/* Objects by name, as the callgrind file's names tell them apart (the
- * process's mappings list leaves some out, e.g. the preloads): a hash of
- * the name, 0 for none. */
-static AddrMap object_of_page;   /* page -> debug_object, memoized */
-
-static UWord debug_object(Addr a)
-{
-   const HChar* name;
-   UWord h = 14695981039346656037ULL;
-   UWord* known;
-   /* Mappings start and end on page boundaries: one lookup per page. */
-   if (!object_of_page.keys) cp_addrmap_init(&object_of_page, 1024);
-   known = cp_addrmap_find(&object_of_page, (a >> 12) + 1);
-   if (known) return *known;
-   if (VG_(get_objname)(VG_(current_DiEpoch)(), a, &name)) {
-      for (; *name; name++) h = (h ^ (UChar)*name) * 1099511628211ULL;
-      h |= 1;
-   } else {
-      h = 0;
-   }
-   cp_addrmap_put(&object_of_page, (a >> 12) + 1, h);
-   return h;
-}
-
-typedef struct {
-   UnnamedBase* items;
-   UInt         used, capacity;
-} UnnamedBases;
-
-static Addr lowest_unnamed(const UnnamedBases* b, UWord obj)
-{
-   UInt k;
-   for (k = 0; k < b->used; k++)
-      if (b->items[k].obj == obj) return b->items[k].lowest;
-   return 0;
-}
-
-static void find_unnamed_bases(const LocationSet* s,
-                               const SuperblockLocations* sl,
-                               const Context* c, UnnamedBases* b)
-{
-   ULong per_instr[CP_MAX_SB_INSTRS];
-   const SBInfo* sb;
-   const ULong* counts;
-   UInt k, i, j;
-   b->used = 0;
-   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
-      const UInt* loc = sl->loc + sl->first[sb->id];
-      Bool any = False;
-      for (i = 0; i < sb->n_instrs && !any; i++)
-         any = loc[i] && cp_locset_unnamed(s, loc[i]);
-      if (!any) continue;
-      cp_instr_counts(sb, counts, per_instr);
-      for (i = 0; i < sb->n_instrs; i++) {
-         Addr a = sb->instr_addr[i];
-         UWord obj;
-         if (!per_instr[i] || !cp_locset_unnamed(s, loc[i])) continue;
-         obj = debug_object(a);
-         for (j = 0; j < b->used && b->items[j].obj != obj; j++) ;
-         if (j == b->used) {
-            if (b->used == b->capacity) {
-               b->capacity = b->capacity ? 2 * b->capacity : 8;
-               b->items = VG_(realloc)("cp.st.unnamed", b->items,
-                                       b->capacity * sizeof(UnnamedBase));
-            }
-            b->items[b->used].obj = obj;
-            b->items[b->used++].lowest = a;
-         } else if (a < b->items[j].lowest) {
-            b->items[j].lowest = a;
-         }
-      }
-   }
-}
-
-/* The location of code at a run in context c, unnamed code named. */
-static UInt code_location(LocationSet* s, const Context* c, Addr a,
-                          UInt base, const UnnamedBases* b)
-{
-   UWord obj;
-   if (!cp_locset_unnamed(s, base)) return base;
-   obj = debug_object(a);
-   if (c->kind == CtxCall && cp_locset_unnamed(s, cp_locset_id(s, c->fn))
-       && debug_object(c->fn) == obj)
-      return cp_locset_id_as(s, a, c->fn);
-   return cp_locset_id_as(s, a, b ? lowest_unnamed(b, obj) : a);
-}
-
 /* The location of a frame's entry, named like its code. */
-static UInt frame_location(LocationSet* s, const Context* c)
+static UInt frame_location(LocationSet* s, SuperblockLocations* sl,
+                           const Context* c)
 {
-   return cp_locset_id_as(s, c->fn, c->fn);
+   return cp_st_frame(s, sl, c->fn).entry;
 }
 
 /* Call sites and frame entries are locations too, and all are written
  * before the nodes. */
-static UInt callsite_location(LocationSet* s, const Context* c,
+static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
+                              const Context* c,
                               const UnnamedBases* parent_bases);
 
-static void locate_callsites(LocationSet* s, const SuperblockLocations* sl)
+static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
+                              const Context* c, const UInt* sb_fn,
+                              const RanBlocks* ran);
+
+/* Also notes, per context, whether it runs code of other functions than
+ * its frame's (runs_foreign_code): while its counters are at hand. */
+static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
+                             const UInt* sb_fn, UChar* foreign,
+                             UInt* callsite_loc)
 {
-   UInt id, n = cp_context_count(), k, i;
+   UInt id, n = cp_context_count(), k;
+   UInt locs[CP_MAX_SB_INSTRS];
    UnnamedBases bases = { 0 };
+   RanBlocks ran = { 0 };
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
-      const SBInfo* sb;
-      const ULong* counts;
-      if (c->kind != CtxRoot) frame_location(s, c);
+      if (c->kind != CtxRoot) frame_location(s, sl, c);
       if (!cp_context_ran_code(c)) continue;
-      find_unnamed_bases(s, sl, c, &bases);
+      cp_st_gather(s, sl, c, &ran, &bases);
+      if (c->kind != CtxRoot)
+         foreign[id] = runs_foreign_code(s, sl, c, sb_fn, &ran);
       if (bases.used == 0) continue;
-      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
-         const UInt* loc = sl->loc + sl->first[sb->id];
-         for (i = 0; i < sb->n_instrs; i++)
-            if (loc[i])
-               code_location(s, c, sb->instr_addr[i], loc[i], &bases);
+      for (k = 0; k < ran.used; k++) {
+         const SBInfo* sb = ran.items[k].sb;
+         const SuperblockFacts* f = &sl->facts[sb->id];
+         /* Every instruction that ran anywhere, as it would be named
+          * here: named code needs no location of its own. */
+         if (f->first_unnamed < f->n_ran)
+            cp_st_name_superblock(s, sl, c, &bases, sb, f->n_ran, locs);
       }
    }
+   VG_(free)(ran.items);
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       if (!c->callsite) continue;
       if (c->parent->kind == CtxRoot)
-         find_unnamed_bases(s, sl, c->parent, &bases);
-      callsite_location(s, c, &bases);
+         cp_st_find_unnamed_bases(s, sl, c->parent, &bases);
+      callsite_loc[id] = callsite_location(s, sl, c, &bases);
    }
    VG_(free)(bases.items);
 }
@@ -277,6 +166,8 @@ typedef struct {
    UInt* frame_node;
    UInt* first_foreign;
    UInt* next_foreign;
+   UInt* callsite_loc;   /* [context id]: callsite_location's, kept */
+   UChar* foreign;       /* [context id]: runs_foreign_code's, kept */
    UInt  n_nodes;
 } Nodes;
 
@@ -302,19 +193,34 @@ static UInt location_function(const LocationSet* s, UInt loc)
 }
 
 /* The function whose frame a context is: that of its entry's location. */
-static UInt frame_function(LocationSet* s, const Context* c)
+static UInt frame_function(LocationSet* s, SuperblockLocations* sl,
+                           const Context* c)
 {
-   return location_function(s, frame_location(s, c));
+   return location_function(s, frame_location(s, sl, c));
 }
 
 /* Before naming: code without a symbol counts as one function per object,
  * the way it is named when it runs in an unnamed frame of that object. */
 #define UNNAMED_TAG 0x80000000u
+static UInt unnamed_function(UWord obj)
+{
+   return UNNAMED_TAG | (UInt)(cp_hash_word(obj) >> 1);
+}
+
 static UInt base_function(const LocationSet* s, UInt loc, Addr a)
 {
    if (cp_locset_unnamed(s, loc))
-      return UNNAMED_TAG | (UInt)(cp_hash_word(debug_object(a)) >> 1);
+      return unnamed_function(cp_st_debug_object(a));
    return location_function(s, loc);
+}
+
+/* The base function of a frame's entry. */
+static UInt frame_base_function(LocationSet* s, SuperblockLocations* sl,
+                                const Context* c)
+{
+   FrameFacts f = cp_st_frame(s, sl, c->fn);
+   return f.unnamed ? unnamed_function(f.obj)
+                    : location_function(s, f.base);
 }
 
 /* Per superblock: the one base function all its executed instructions
@@ -337,14 +243,13 @@ static UInt* superblock_functions(const LocationSet* s,
    return fn;
 }
 
-static Bool runs_foreign_code(LocationSet* s, const Context* c,
-                              const UInt* sb_fn)
+static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
+                              const Context* c, const UInt* sb_fn,
+                              const RanBlocks* ran)
 {
-   const SBInfo* sb;
-   const ULong* counts;
-   UInt k, frame_fn = base_function(s, cp_locset_id(s, c->fn), c->fn);
-   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
-      if (sb_fn[sb->id] != frame_fn) return True;
+   UInt k, frame_fn = frame_base_function(s, sl, c);
+   for (k = 0; k < ran->used; k++)
+      if (sb_fn[ran->items[k].sb->id] != frame_fn) return True;
    return False;
 }
 
@@ -355,18 +260,18 @@ static Bool runs_foreign_code(LocationSet* s, const Context* c,
  * frame at the frame's entry, as the callgrind file puts it in the frame's
  * function block, so that the two files agree on that code's inclusive
  * cost. */
-static UInt callsite_location(LocationSet* s, const Context* c,
+static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
+                              const Context* c,
                               const UnnamedBases* parent_bases)
 {
    const Context* p = c->parent;
    UInt base = cp_locset_id(s, c->callsite);
    if (p->kind == CtxRoot)
-      return code_location(s, p, c->callsite, base, parent_bases);
-   if (base_function(s, base, c->callsite)
-       == base_function(s, cp_locset_id(s, p->fn), p->fn))
-      return code_location(s, p, c->callsite, base, NULL);
+      return cp_st_code_location(s, sl, p, c->callsite, base, parent_bases);
+   if (base_function(s, base, c->callsite) == frame_base_function(s, sl, p))
+      return cp_st_code_location(s, sl, p, c->callsite, base, NULL);
    if (!cp_locset_unnamed(s, base)) return base;
-   return frame_location(s, p);
+   return frame_location(s, sl, p);
 }
 
 static UInt node_at(OutFile* out, AddrMap* by_key, Nodes* nd, UInt parent,
@@ -378,7 +283,10 @@ static UInt node_at(OutFile* out, AddrMap* by_key, Nodes* nd, UInt parent,
    if (known) return *known;
    node = ++nd->n_nodes;
    if (key) cp_addrmap_put(by_key, key, node);
-   cp_outfile_printf(out, "node\t%u\t%u\t%u\n", node, parent, loc);
+   cp_outfile_puts(out, "node\t");
+   cp_outfile_put_u64(out, node, '\t');
+   cp_outfile_put_u64(out, parent, '\t');
+   cp_outfile_put_u64(out, loc, '\n');
    return node;
 }
 
@@ -389,11 +297,12 @@ static UInt node_at(OutFile* out, AddrMap* by_key, Nodes* nd, UInt parent,
  * and with it its inclusive cost; they hang below this node, which
  * stands for the frame at its entry. */
 static UInt frame_function_node(OutFile* out, LocationSet* s,
-                                AddrMap* by_key, Nodes* nd, const Context* c)
+                                SuperblockLocations* sl, AddrMap* by_key,
+                                Nodes* nd, const Context* c)
 {
    if (!nd->frame_node[c->id])
       nd->frame_node[c->id] = node_at(out, by_key, nd, nd->node_of[c->id],
-                                      frame_location(s, c));
+                                      frame_location(s, sl, c));
    return nd->frame_node[c->id];
 }
 
@@ -403,11 +312,9 @@ static UInt frame_function_node(OutFile* out, LocationSet* s,
  * indirect call reaching different functions) share one node, so that
  * their samples are summed rather than written as identical stacks. */
 static void write_nodes(OutFile* out, LocationSet* s,
-                        const SuperblockLocations* sl, Nodes* nd)
+                        SuperblockLocations* sl, Nodes* nd)
 {
    UInt id, n = cp_context_count();
-   UInt* sb_fn = superblock_functions(s, sl);
-   UnnamedBases bases = { 0 };
    AddrMap by_key;
    cp_addrmap_init(&by_key, 1024);
    nd->node_of = VG_(calloc)("cp.st.nodes", n + 1, sizeof(UInt));
@@ -430,28 +337,27 @@ static void write_nodes(OutFile* out, LocationSet* s,
          else
             cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
       } else {
-         UInt loc;
-         if (p->kind == CtxRoot) find_unnamed_bases(s, sl, p, &bases);
-         loc = callsite_location(s, c, &bases);
+         UInt loc = nd->callsite_loc[id];
          /* A call from another named function's code in p's frame: p's
           * function stays on the stack above it. */
          if (p->kind != CtxRoot
-             && location_function(s, loc) != frame_function(s, p))
-            parent = frame_function_node(out, s, &by_key, nd, p);
+             && location_function(s, loc) != frame_function(s, sl, p))
+            parent = frame_function_node(out, s, sl, &by_key, nd, p);
          node = node_at(out, &by_key, nd, parent, loc);
       }
       nd->node_of[id] = node;
       nd->next_ctx[id] = nd->first_ctx[node];
       nd->first_ctx[node] = id;
-      if (c->kind != CtxRoot && cp_context_ran_code(c)
-          && runs_foreign_code(s, c, sb_fn)) {
-         UInt f = frame_function_node(out, s, &by_key, nd, c);
+      if (nd->foreign[id]) {
+         UInt f = frame_function_node(out, s, sl, &by_key, nd, c);
          nd->next_foreign[id] = nd->first_foreign[f];
          nd->first_foreign[f] = id;
       }
    }
-   VG_(free)(sb_fn);
-   VG_(free)(bases.items);
+   VG_(free)(nd->callsite_loc);
+   VG_(free)(nd->foreign);
+   nd->callsite_loc = NULL;
+   nd->foreign = NULL;
    VG_(free)(by_key.keys);
    VG_(free)(by_key.values);
 }
@@ -465,6 +371,8 @@ static void write_nodes(OutFile* out, LocationSet* s,
 typedef struct {
    ULong*       cost;      /* [1 + number of locations], zero between nodes */
    AddrCostList touched;  /* addr: a location id */
+   RanBlocks    ran;      /* the context at hand's */
+   UnnamedBases bases;
 } NodeCosts;
 
 /* Adds c's costs at locations of its frame's function (own) or of other
@@ -472,45 +380,50 @@ typedef struct {
 typedef enum { AllCode, OwnCode, ForeignCode } CodeKind;
 
 static void add_context_costs(LocationSet* s, const Context* c,
-                              const SuperblockLocations* sl,
+                              SuperblockLocations* sl,
                               const Nodes* nd, CodeKind kind,
-                              UnnamedBases* bases, NodeCosts* nc)
+                              NodeCosts* nc)
 {
    ULong per_instr[CP_MAX_SB_INSTRS];
-   const SBInfo* sb;
-   const ULong* counts;
+   UInt named[CP_MAX_SB_INSTRS];
+   UnnamedBases* bases = &nc->bases;
    UInt k, i, frame_fn = 0;
    if (kind == OwnCode && !nd->frame_node[c->id]) kind = AllCode;
-   if (kind != AllCode) frame_fn = frame_function(s, c);
-   find_unnamed_bases(s, sl, c, bases);
-   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
-      const UInt* base = sl->loc + sl->first[sb->id];
+   if (kind != AllCode) frame_fn = frame_function(s, sl, c);
+   cp_st_gather(s, sl, c, &nc->ran, bases);
+   for (k = 0; k < nc->ran.used; k++) {
+      const SBInfo* sb = nc->ran.items[k].sb;
+      const ULong* counts = nc->ran.items[k].counts;
+      const SuperblockFacts* f = &sl->facts[sb->id];
+      const UInt* locs = sl->loc + sl->first[sb->id];
+      UInt ran;
       cp_instr_counts(sb, counts, per_instr);
-      for (i = 0; i < sb->n_instrs; i++)
-         if (per_instr[i]) {
-            UInt loc;
-            tl_assert(base[i] != 0);
-            loc = bases->used ? code_location(s, c, sb->instr_addr[i],
-                                              base[i], bases)
-                              : base[i];
-            if (kind != AllCode
-                && (location_function(s, loc) == frame_fn)
-                   != (kind == OwnCode))
-               continue;
-            if (nc->cost[loc] == 0)
-               cp_addrcostlist_append(&nc->touched, loc, 0);
-            nc->cost[loc] += per_instr[i];
-         }
+      /* per_instr never grows along the superblock: what ran is a
+       * prefix. */
+      for (ran = 0; ran < sb->n_instrs && per_instr[ran]; ran++) ;
+      if (bases->used && f->first_unnamed < ran) {
+         cp_st_name_superblock(s, sl, c, bases, sb, ran, named);
+         locs = named;
+      }
+      for (i = 0; i < ran; i++) {
+         UInt loc = locs[i];
+         tl_assert(loc != 0);
+         if (kind != AllCode
+             && (location_function(s, loc) == frame_fn) != (kind == OwnCode))
+            continue;
+         if (nc->cost[loc] == 0)
+            cp_addrcostlist_append(&nc->touched, loc, 0);
+         nc->cost[loc] += per_instr[i];
+      }
    }
 }
 
 /* Costs are summed per location in an array, not by sorting every
  * (location, cost) pair: only the node's distinct locations are sorted. */
 static ULong write_samples(OutFile* out, LocationSet* s,
-                           const SuperblockLocations* sl, const Nodes* nd)
+                           SuperblockLocations* sl, const Nodes* nd)
 {
    NodeCosts nc = { 0 };
-   UnnamedBases bases = { 0 };
    UInt node, id, i;
    ULong samples = 0;
    nc.cost = VG_(calloc)("cp.stacks.nodecosts", s->n_locations + 1,
@@ -521,12 +434,12 @@ static ULong write_samples(OutFile* out, LocationSet* s,
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
          tid = c->tid;   /* a node never spans threads: roots are apart */
-         add_context_costs(s, c, sl, nd, OwnCode, &bases, &nc);
+         add_context_costs(s, c, sl, nd, OwnCode, &nc);
       }
       for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
          Context* c = cp_context_by_id(id);
          tid = c->tid;
-         add_context_costs(s, c, sl, nd, ForeignCode, &bases, &nc);
+         add_context_costs(s, c, sl, nd, ForeignCode, &nc);
       }
       cp_sort_and_merge(&nc.touched);
       for (i = 0; i < nc.touched.used; i++, samples++) {
@@ -541,8 +454,34 @@ static ULong write_samples(OutFile* out, LocationSet* s,
    }
    cp_addrcostlist_free(&nc.touched);
    VG_(free)(nc.cost);
-   VG_(free)(bases.items);
+   VG_(free)(nc.ran.items);
+   VG_(free)(nc.bases.items);
    return samples;
+}
+
+/* CPU time this process has used (user + system, /proc/self/stat's
+ * utime and stime in USER_HZ = 100 ticks a second), 0 when unknown: on a
+ * loaded machine the dump's wall time says little. */
+static ULong cpu_ms(void)
+{
+   HChar buf[1024];
+   HChar* p;
+   Int fd = VG_(fd_open)("/proc/self/stat", VKI_O_RDONLY, 0), n, field;
+   ULong ticks = 0;
+   if (fd < 0) return 0;
+   n = VG_(read)(fd, buf, sizeof buf - 1);
+   VG_(close)(fd);
+   if (n <= 0) return 0;
+   buf[n] = 0;
+   p = VG_(strrchr)(buf, ')');   /* the command name may hold spaces */
+   if (!p) return 0;
+   /* ") state ..." : state is field 3, utime 14, stime 15. */
+   for (field = 2; *p && field < 15; p++)
+      if (*p == ' ') {
+         field++;
+         if (field >= 14) ticks += VG_(strtoull10)(p + 1, NULL);
+      }
+   return ticks * 10;
 }
 
 Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
@@ -554,12 +493,19 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    ULong samples;
    Nodes nd;
    Bool ok;
+   UInt* sb_fn;
    UInt t0 = VG_(read_millisecond_timer)(), t1;
+   ULong cpu0 = VG_(clo_stats) ? cpu_ms() : 0;
    if (!out) return False;
    cp_outfile_set_limits(out, max_bytes, deadline_ms);
    cp_locset_init(&s, cp_opts.pprof_by_line);
-   locate_superblocks(&s, &sl);
-   locate_callsites(&s, &sl);
+   cp_st_locate(&s, &sl);
+   nd.callsite_loc = VG_(calloc)("cp.st.callsites", cp_context_count() + 1,
+                                 sizeof(UInt));
+   nd.foreign = VG_(calloc)("cp.st.foreign", cp_context_count() + 1, 1);
+   sb_fn = superblock_functions(&s, &sl);
+   locate_callsites(&s, &sl, sb_fn, nd.foreign, nd.callsite_loc);
+   VG_(free)(sb_fn);
    t1 = VG_(read_millisecond_timer)();
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");
@@ -578,9 +524,10 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    if (VG_(clo_stats))
       VG_(message)(Vg_DebugMsg, "cycprof: stacks dump: %u addresses "
                    "(%u inlined) described in %u ms, %u locations, %u "
-                   "nodes, %llu samples, %u ms in all\n", s.n_addrs,
-                   s.n_inlined, t1 - t0, s.n_locations, nd.n_nodes,
-                   samples, VG_(read_millisecond_timer)() - t0);
+                   "nodes, %llu samples, %u ms in all (%llu ms of CPU)\n",
+                   s.n_addrs, s.n_inlined, t1 - t0, s.n_locations,
+                   nd.n_nodes, samples, VG_(read_millisecond_timer)() - t0,
+                   cpu_ms() - cpu0);
 
    VG_(free)(nd.node_of);
    VG_(free)(nd.first_ctx);
@@ -588,8 +535,7 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    VG_(free)(nd.frame_node);
    VG_(free)(nd.first_foreign);
    VG_(free)(nd.next_foreign);
-   VG_(free)(sl.first);
-   VG_(free)(sl.loc);
+   cp_st_free(&sl);
    cp_locset_free(&s);
    return ok;
 }

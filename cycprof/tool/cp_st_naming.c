@@ -1,0 +1,241 @@
+/* cycprof: the stacks dump's locations of executed code and the naming of
+ * code without a symbol (cp_st_naming.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_addrmap.h"
+#include "cp_context.h"
+#include "cp_costs.h"
+#include "cp_instrument.h"
+#include "cp_st_naming.h"
+
+static AddrMap object_of_page;   /* page -> cp_st_debug_object, memoized */
+
+UWord cp_st_debug_object(Addr a)
+{
+   const HChar* name;
+   UWord h = 14695981039346656037ULL;
+   UWord* known;
+   /* Mappings start and end on page boundaries: one lookup per page. */
+   if (!object_of_page.keys) cp_addrmap_init(&object_of_page, 1024);
+   known = cp_addrmap_find(&object_of_page, (a >> 12) + 1);
+   if (known) return *known;
+   if (VG_(get_objname)(VG_(current_DiEpoch)(), a, &name)) {
+      for (; *name; name++) h = (h ^ (UChar)*name) * 1099511628211ULL;
+      h |= 1;
+   } else {
+      h = 0;
+   }
+   cp_addrmap_put(&object_of_page, (a >> 12) + 1, h);
+   return h;
+}
+
+/* Instruction i ran once per departure through an exit past it, so the
+ * instructions that ran are a prefix: up to the furthest exit taken. */
+UInt cp_st_ran_prefix(const SBInfo* sb, const ULong* counts)
+{
+   UInt j, n = 0;
+   for (j = 0; j < sb->n_exits; j++)
+      if (counts[j] && sb->exit_ninstrs[j] > n) n = sb->exit_ninstrs[j];
+   return n < sb->n_instrs ? n : sb->n_instrs;
+}
+
+/* Over all contexts: a walk of the counters that keeps one word per
+ * superblock, rather than summing every exit counter. */
+static void find_ran_prefixes(SuperblockFacts* facts)
+{
+   UInt id, n = cp_context_count(), k;
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_by_id(id);
+      const SBInfo* sb;
+      const ULong* counts;
+      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+         UInt ran = cp_st_ran_prefix(sb, counts);
+         if (ran > facts[sb->id].n_ran) facts[sb->id].n_ran = ran;
+      }
+   }
+}
+
+static void note_unnamed_code(const LocationSet* s, const SBInfo* sb,
+                              const UInt* loc, SuperblockFacts* f)
+{
+   UInt i;
+   f->first_unnamed = f->n_ran;
+   f->simple = True;
+   for (i = 0; i < f->n_ran; i++) {
+      Addr a = sb->instr_addr[i];
+      if (!cp_locset_unnamed(s, loc[i])) continue;
+      if (f->first_unnamed == f->n_ran) {
+         f->first_unnamed = i;
+         f->obj = cp_st_debug_object(a);
+      } else if (cp_st_debug_object(a) != f->obj
+                 || a < sb->instr_addr[f->first_unnamed]) {
+         f->simple = False;
+      }
+   }
+}
+
+void cp_st_locate(LocationSet* s, SuperblockLocations* sl)
+{
+   UInt n_sbs = cp_sbinfo_count(), k, i, n_slots;
+   VG_(memset)(sl, 0, sizeof *sl);
+   sl->facts = VG_(calloc)("cp.st.facts", n_sbs + 1, sizeof(SuperblockFacts));
+   find_ran_prefixes(sl->facts);
+   sl->first = VG_(malloc)("cp.st.first", (n_sbs + 1) * sizeof(UInt));
+   sl->first[0] = 0;
+   for (k = 0; k < n_sbs; k++)
+      sl->first[k + 1] = sl->first[k] + cp_sbinfo_at(k)->n_instrs;
+   n_slots = sl->first[n_sbs] + 1;
+   sl->loc = VG_(calloc)("cp.st.loc", n_slots, sizeof(UInt));
+   sl->named = VG_(malloc)("cp.st.named", n_slots * sizeof(UInt));
+   sl->named_as = VG_(calloc)("cp.st.namedas", n_slots, sizeof(UInt));
+   for (k = 0; k < n_sbs; k++) {
+      const SBInfo* sb = cp_sbinfo_at(k);
+      UInt* loc = sl->loc + sl->first[k];
+      for (i = 0; i < sl->facts[k].n_ran; i++)
+         loc[i] = cp_locset_id(s, sb->instr_addr[i]);
+      note_unnamed_code(s, sb, loc, &sl->facts[k]);
+   }
+   cp_addrmap_init(&sl->frames, 1024);
+}
+
+void cp_st_free(SuperblockLocations* sl)
+{
+   VG_(free)(sl->facts);
+   VG_(free)(sl->first);
+   VG_(free)(sl->loc);
+   VG_(free)(sl->named);
+   VG_(free)(sl->named_as);
+   VG_(free)(sl->frame);
+   cp_addrmap_free(&sl->frames);
+}
+
+FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl, Addr fn)
+{
+   UWord* known = cp_addrmap_find(&sl->frames, fn + 1);
+   FrameFacts f;
+   if (known) return sl->frame[*known];
+   f.base = cp_locset_id(s, fn);
+   f.entry = cp_locset_id_as(s, fn, fn);
+   f.unnamed = cp_locset_unnamed(s, f.base);
+   f.obj = cp_st_debug_object(fn);
+   if (sl->n_frames == sl->frames_capacity) {
+      sl->frames_capacity = sl->frames_capacity ? 2 * sl->frames_capacity
+                                                : 1024;
+      sl->frame = VG_(realloc)("cp.st.frames", sl->frame,
+                               sl->frames_capacity * sizeof(FrameFacts));
+   }
+   sl->frame[sl->n_frames] = f;
+   cp_addrmap_put(&sl->frames, fn + 1, sl->n_frames++);
+   return f;
+}
+
+/* Notes the unnamed code of one of c's cost centers in b. */
+static void note_unnamed_code_run(const LocationSet* s,
+                                  const SuperblockLocations* sl,
+                                  const SBInfo* sb, const ULong* counts,
+                                  UnnamedBases* b)
+{
+   const SuperblockFacts* f = &sl->facts[sb->id];
+   const UInt* loc = sl->loc + sl->first[sb->id];
+   UInt ran, i;
+   if (f->first_unnamed == f->n_ran) return;
+   ran = cp_st_ran_prefix(sb, counts);
+   if (f->simple) {
+      if (ran > f->first_unnamed)
+         cp_unnamed_note(b, f->obj, sb->instr_addr[f->first_unnamed]);
+      return;
+   }
+   for (i = f->first_unnamed; i < ran; i++)
+      if (cp_locset_unnamed(s, loc[i]))
+         cp_unnamed_note(b, cp_st_debug_object(sb->instr_addr[i]),
+                           sb->instr_addr[i]);
+}
+
+void cp_st_find_unnamed_bases(const LocationSet* s,
+                              const SuperblockLocations* sl,
+                              const Context* c, UnnamedBases* b)
+{
+   const SBInfo* sb;
+   const ULong* counts;
+   UInt k;
+   b->used = 0;
+   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
+      note_unnamed_code_run(s, sl, sb, counts, b);
+}
+
+void cp_st_gather(const LocationSet* s, const SuperblockLocations* sl,
+                  const Context* c, RanBlocks* r, UnnamedBases* b)
+{
+   const SBInfo* sb;
+   const ULong* counts;
+   UInt k;
+   b->used = 0;
+   r->used = 0;
+   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+      if (r->used == r->capacity) {
+         r->capacity = r->capacity ? 2 * r->capacity : 256;
+         r->items = VG_(realloc)("cp.st.ran", r->items,
+                                 r->capacity * sizeof(RanBlock));
+      }
+      r->items[r->used].sb = sb;
+      r->items[r->used++].counts = counts;
+      note_unnamed_code_run(s, sl, sb, counts, b);
+   }
+}
+
+/* The address unnamed code of obj at a is named after in context c. */
+static Addr naming_address(LocationSet* s, SuperblockLocations* sl,
+                           const Context* c, UWord obj, Addr a,
+                           const UnnamedBases* b)
+{
+   if (c->kind == CtxCall) {
+      FrameFacts frame = cp_st_frame(s, sl, c->fn);
+      if (frame.unnamed && frame.obj == obj) return c->fn;
+   }
+   return b ? cp_unnamed_lowest(b, obj) : a;
+}
+
+UInt cp_st_code_location(LocationSet* s, SuperblockLocations* sl,
+                         const Context* c, Addr a, UInt base,
+                         const UnnamedBases* b)
+{
+   if (!cp_locset_unnamed(s, base)) return base;
+   return cp_locset_id_as(s, a, naming_address(s, sl, c,
+                                               cp_st_debug_object(a), a, b));
+}
+
+void cp_st_name_superblock(LocationSet* s, SuperblockLocations* sl,
+                           const Context* c, const UnnamedBases* b,
+                           const SBInfo* sb, UInt n, UInt* locs)
+{
+   const SuperblockFacts* f = &sl->facts[sb->id];
+   UInt slot = sl->first[sb->id];
+   const UInt* loc = sl->loc + slot;
+   UInt* named = sl->named + slot;
+   UInt* named_as = sl->named_as + slot;
+   UInt i, name = 0;
+   Addr name_addr = 0;
+   for (i = 0; i < n; i++) {
+      if (i < f->first_unnamed || !cp_locset_unnamed(s, loc[i])) {
+         locs[i] = loc[i];
+      } else if (!f->simple) {
+         locs[i] = cp_st_code_location(s, sl, c, sb->instr_addr[i], loc[i],
+                                       b);
+      } else {
+         /* One object: one naming address for the whole superblock. */
+         if (name == 0) {
+            name_addr = naming_address(s, sl, c, f->obj, sb->instr_addr[i],
+                                       b);
+            name = cp_locset_name_index(s, name_addr);
+         }
+         if (named_as[i] != name || name == 0) {
+            named[i] = cp_locset_renamed(s, loc[i], sb->instr_addr[i], name,
+                                         name_addr);
+            named_as[i] = name;
+         }
+         locs[i] = named[i];
+      }
+   }
+}
