@@ -27,6 +27,7 @@ void cu_escape_strings_for_terminal(char **strs, size_t n);
 
 /* Allocation that never returns NULL: out of memory is not something a
  * profile reader can recover from, so we report it and exit. */
+void cu_oom(void) __attribute__((noreturn));   /* says so, exits 1 */
 void *cu_malloc(size_t n);
 void *cu_calloc(size_t n, size_t size);
 void *cu_realloc(void *p, size_t n);
