@@ -13,6 +13,15 @@
 #define MAX_NODE_ID (1u << 28)
 #define NO_ID UINT32_MAX
 
+/* Samples keyed (node, leaf loc, thread, region) with their counts. A
+ * merged sample has the top bit of its region set, so that it stays apart
+ * from a sample of the anchor itself (it has the marker frame). */
+struct sample_set {
+    tuplemap_t keys;
+    int64_t *count;
+    size_t count_cap;
+};
+
 struct coarse {
     tuplemap_t chains;     /* (outer chain, fn lo, fn hi) -> inline chain */
     tuplemap_t locs;       /* (map, chain) -> coarse location - 1 */
@@ -25,9 +34,8 @@ struct coarse {
     size_t nodes_cap;
     uint32_t *node_of;     /* dump node id -> coarse node, 0: root */
     size_t node_of_cap;
-    tuplemap_t samples;    /* (node, leaf loc, thread, region) -> sample */
-    int64_t *count;
-    size_t count_cap;
+    struct sample_set samples;
+    size_t nnodes, nlocs;  /* coarse ones, kept when the maps are freed */
 };
 
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -149,22 +157,15 @@ static int put_sample(struct coarse *c, const struct sr_record *rec)
     int added;
     if (rec->sample.thread > UINT32_MAX || rec->sample.region > 0x7fffffffu)
         return -1;
-    size_t k = tuplemap_get(&c->samples, c->node_of[rec->sample.node],
+    size_t k = tuplemap_get(&c->samples.keys, c->node_of[rec->sample.node],
                             c->loc_of[rec->sample.loc],
                             (uint32_t)rec->sample.thread,
                             (uint32_t)rec->sample.region, &added);
-    if (grow((void **)&c->count, &c->count_cap, k, sizeof(int64_t)))
+    if (grow((void **)&c->samples.count, &c->samples.count_cap, k,
+             sizeof(int64_t)))
         return -1;
-    c->count[k] += rec->sample.count;
+    c->samples.count[k] += rec->sample.count;
     return 0;
-}
-
-/* A merged sample's key: its region set with the top bit set, so that
- * it stays apart from a sample of the anchor itself (it has the marker
- * frame). */
-static uint32_t merged_region(const uint32_t *key, uint32_t anchor)
-{
-    return anchor == key[0] ? key[3] : key[3] | 0x80000000u;
 }
 
 /* anchor[n]: n if its inclusive cost reaches t, else its parent's anchor
@@ -173,53 +174,84 @@ static void find_anchors(const struct coarse *c, const int64_t *incl,
                          int64_t t, uint32_t *anchor)
 {
     anchor[0] = 0;
-    for (size_t n = 1; n <= c->nodes.n; n++)
+    for (size_t n = 1; n <= c->nnodes; n++)
         anchor[n] = incl[n] >= t ? (uint32_t)n : anchor[c->parent[n]];
 }
 
-/* How many samples merging below t leaves. */
-static size_t samples_at(const struct coarse *c, const int64_t *incl,
-                         int64_t t, uint32_t *anchor)
+static void sample_set_free(struct sample_set *s)
 {
-    tuplemap_t m;
-    int added;
-    tuplemap_init(&m);
-    find_anchors(c, incl, t, anchor);
-    for (size_t k = 0; k < c->samples.n; k++) {
-        const uint32_t *key = c->samples.key[k].k;
-        tuplemap_get(&m, anchor[key[0]], key[1], key[2],
-                     merged_region(key, anchor[key[0]]), &added);
-    }
-    size_t n = m.n;
-    tuplemap_free(&m);
-    return n;
+    tuplemap_free(&s->keys);
+    free(s->count);
+    memset(s, 0, sizeof *s);
 }
 
-static int write_samples(struct coarse *c, struct pprof_writer *w,
-                         const struct stacks_reader *r, const uint32_t *anchor,
-                         uint64_t marker_loc, uint64_t *written)
+/* How far ahead merge_into looks up anchors (twice this) and prefetches
+ * hash slots: the sets are far larger than the cache, and each key's
+ * lookups would otherwise wait for memory one after the other. */
+#define AHEAD 16
+
+struct merged_key {
+    uint32_t k[4];
+    uint64_t hash;
+};
+
+static void merged_key(const uint32_t *key, const uint32_t *anchor,
+                       struct merged_key *m)
 {
-    uint64_t *stack = malloc((SR_MAX_FRAMES + 3) * sizeof *stack);
-    tuplemap_t merged;
-    int64_t *sum = NULL;
-    size_t sum_cap = 0;
-    int added, rc = 0;
-    if (!stack)
-        return -1;
-    tuplemap_init(&merged);
-    for (size_t k = 0; k < c->samples.n; k++) {
-        const uint32_t *key = c->samples.key[k].k;
-        uint32_t a = anchor ? anchor[key[0]] : key[0];
-        size_t i = tuplemap_get(&merged, a, key[1], key[2],
-                                merged_region(key, a), &added);
-        if (grow((void **)&sum, &sum_cap, i, sizeof(int64_t))) {
-            rc = -1;
-            goto out;
+    uint32_t a = anchor[key[0]];
+    m->k[0] = a;
+    m->k[1] = key[1];
+    m->k[2] = key[2];
+    m->k[3] = a == key[0] ? key[3] : key[3] | 0x80000000u;
+    m->hash = tuplemap_hash(m->k[0], m->k[1], m->k[2], m->k[3]);
+}
+
+/* Merges the samples of `in` into their nodes' anchors, into `out`
+ * (emptied first; its memory is reused). Between nodes and their anchors
+ * every cost is under the threshold, so merging at a higher threshold the
+ * samples already merged at a lower one gives what merging the dump's
+ * samples would: each step reads only the previous step's (fewer)
+ * samples. Keys keep the order in which they first appear in the dump,
+ * and counts sum exactly, so the profile does not depend on the steps. */
+static int merge_into(const struct sample_set *in, const uint32_t *anchor,
+                      struct sample_set *out)
+{
+    const tuple_t *key = in->keys.key;
+    size_t n = in->keys.n;
+    struct merged_key ring[AHEAD];
+    int added;
+    tuplemap_clear(&out->keys);
+    for (size_t k = 0; k < n && k < AHEAD; k++)
+        merged_key(key[k].k, anchor, &ring[k]);
+    for (size_t k = 0; k < n; k++) {
+        if (k + 2 * AHEAD < n)
+            __builtin_prefetch(&anchor[key[k + 2 * AHEAD].k[0]]);
+        struct merged_key *m = &ring[k % AHEAD];
+        size_t i = tuplemap_get_hashed(&out->keys, m->hash, m->k[0], m->k[1],
+                                       m->k[2], m->k[3], &added);
+        if (added) {
+            if (grow((void **)&out->count, &out->count_cap, i,
+                     sizeof(int64_t)))
+                return -1;
+            out->count[i] = in->count[k];
+        } else
+            out->count[i] += in->count[k];
+        if (k + AHEAD < n) {
+            merged_key(key[k + AHEAD].k, anchor, m);
+            tuplemap_prefetch(&out->keys, m->hash);
         }
-        sum[i] += c->count[k];
     }
-    for (size_t i = 0; i < merged.n && rc == 0; i++) {
-        const uint32_t *key = merged.key[i].k;
+    return 0;
+}
+
+static int write_samples(const struct coarse *c, struct pprof_writer *w,
+                         const struct stacks_reader *r,
+                         const struct sample_set *s, uint64_t marker_loc)
+{
+    uint64_t stack[SR_MAX_FRAMES + 3];
+    int rc = 0;
+    for (size_t i = 0; i < s->keys.n && rc == 0; i++) {
+        const uint32_t *key = s->keys.key[i].k;
         size_t n = 0;
         const char *regions[64];
         stack[n++] = key[1];
@@ -228,14 +260,24 @@ static int write_samples(struct coarse *c, struct pprof_writer *w,
         for (uint32_t node = key[0]; node; node = c->parent[node])
             stack[n++] = c->node_loc[node];
         size_t nr = sr_region_names(r, key[3] & 0x7fffffffu, regions, 64);
-        rc = pw_sample_in_regions(w, stack, n, sum[i], key[2], regions, nr);
+        rc = pw_sample_in_regions(w, stack, n, s->count[i], key[2], regions,
+                                  nr);
     }
-    *written = merged.n;
-out:
-    tuplemap_free(&merged);
-    free(sum);
-    free(stack);
     return rc;
+}
+
+/* What only reading the dump needs: freed before merging, which needs
+ * memory of its own. */
+static void free_lookup_tables(struct coarse *c)
+{
+    c->nnodes = c->nodes.n;
+    c->nlocs = c->locs.n;
+    tuplemap_free(&c->chains);
+    tuplemap_free(&c->locs);
+    tuplemap_free(&c->nodes);
+    free(c->loc_of);
+    free(c->node_of);
+    c->loc_of = c->node_of = NULL;
 }
 
 /* Merges contexts below a threshold until the samples fit: starting from
@@ -244,34 +286,50 @@ static int merge_small(struct coarse *c, struct pprof_writer *w,
                        const struct stacks_reader *r, uint64_t max_samples,
                        uint64_t last_fn, struct pc_result *res)
 {
-    size_t nn = c->nodes.n + 1;
+    size_t nn = c->nnodes + 1;
     int64_t *incl = calloc(nn, sizeof *incl);
     uint32_t *anchor = malloc(nn * sizeof *anchor);
+    /* Each step reads one set and fills the other. */
+    struct sample_set sets[2], *cur = &sets[0], *next = &sets[1];
     int64_t total = 0, t;
     int rc = -1;
+    sets[0] = c->samples;
+    memset(&sets[1], 0, sizeof sets[1]);
+    memset(&c->samples, 0, sizeof c->samples);
     if (!incl || !anchor)
         goto out;
-    for (size_t k = 0; k < c->samples.n; k++) {
-        incl[c->samples.key[k].k[0]] += c->count[k];
-        total += c->count[k];
+    for (size_t k = 0; k < cur->keys.n; k++) {
+        incl[cur->keys.key[k].k[0]] += cur->count[k];
+        total += cur->count[k];
     }
     for (size_t n = nn - 1; n >= 1; n--)
         incl[c->parent[n]] += incl[n];
     t = total / (int64_t)max_samples;
     if (t < 1)
         t = 1;
-    while (samples_at(c, incl, t, anchor) > max_samples && t < total)
+    for (;;) {
+        find_anchors(c, incl, t, anchor);
+        if (merge_into(cur, anchor, next) != 0)
+            goto out;
+        struct sample_set *done = cur;
+        cur = next;
+        next = done;
+        if (cur->keys.n <= max_samples || t >= total)
+            break;
         t *= 2;
+    }
     res->merged = 1;
     res->threshold = t;
+    res->samples_out = cur->keys.n;
     struct pw_line line = { last_fn + 1, 0 };
     if (pw_function(w, last_fn + 1, "(contexts under the merge threshold)",
                     "(contexts under the merge threshold)", "", 0) != 0 ||
-        pw_location(w, c->locs.n + 1, 0, 0, &line, 1) != 0)
+        pw_location(w, c->nlocs + 1, 0, 0, &line, 1) != 0)
         goto out;
-    find_anchors(c, incl, t, anchor);
-    rc = write_samples(c, w, r, anchor, c->locs.n + 1, &res->samples_out);
+    rc = write_samples(c, w, r, cur, c->nlocs + 1);
 out:
+    sample_set_free(&sets[0]);
+    sample_set_free(&sets[1]);
     free(incl);
     free(anchor);
     return rc;
@@ -282,13 +340,12 @@ static void coarse_free(struct coarse *c)
     tuplemap_free(&c->chains);
     tuplemap_free(&c->locs);
     tuplemap_free(&c->nodes);
-    tuplemap_free(&c->samples);
+    sample_set_free(&c->samples);
     free(c->loc_of);
     free(c->parent);
     free(c->node_loc);
     free(c->depth);
     free(c->node_of);
-    free(c->count);
 }
 
 int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
@@ -304,7 +361,6 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
     tuplemap_init(&c.chains);
     tuplemap_init(&c.locs);
     tuplemap_init(&c.nodes);
-    tuplemap_init(&c.samples);
     while (wr == 0 && (rc = sr_next(r, &rec)) == 1) {
         switch (rec.kind) {
         case SR_MAP:
@@ -324,11 +380,14 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
             wr = put_sample(&c, &rec);
             break;
         case SR_END:
-            if (c.samples.n <= max_samples)
-                wr = write_samples(&c, w, r, NULL, 0, &res->samples_out);
-            else
+            free_lookup_tables(&c);
+            if (c.samples.keys.n <= max_samples) {
+                res->samples_out = c.samples.keys.n;
+                wr = write_samples(&c, w, r, &c.samples, 0);
+            } else {
                 wr = merge_small(&c, w, r, max_samples,
                                  ir_last_function(ren), res);
+            }
             break;
         }
     }
