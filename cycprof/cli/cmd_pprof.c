@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,6 +376,12 @@ int cmd_pprof(int argc, char **argv)
     }
     if (!dump)
         return usage_error("%s", "missing the DUMP argument");
+#ifdef M_MMAP_THRESHOLD
+    /* Big tables grow by doubling. glibc raises its mmap threshold as big
+     * blocks are freed, and then grows them on the heap, copying each one
+     * and faulting in new pages; mmapped blocks grow in place (mremap). */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     if (!out || !out[0])
         return usage_error("%s", "missing -o OUT");
 
