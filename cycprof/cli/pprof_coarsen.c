@@ -22,6 +22,17 @@ struct sample_set {
     size_t count_cap;
 };
 
+/* How far ahead the loops over samples prefetch hash slots (and merging,
+ * twice as far, anchors): the tables are far larger than the cache, and
+ * each lookup would otherwise wait for memory one after the other. */
+#define AHEAD 16
+
+struct pending_sample {
+    uint32_t k[4];
+    uint64_t hash;
+    int64_t count;
+};
+
 struct coarse {
     tuplemap_t chains;     /* (outer chain, fn lo, fn hi) -> inline chain */
     tuplemap_t locs;       /* (map, chain) -> coarse location - 1 */
@@ -36,6 +47,8 @@ struct coarse {
     size_t node_of_cap;
     struct sample_set samples;
     size_t nnodes, nlocs;  /* coarse ones, kept when the maps are freed */
+    struct pending_sample pending[AHEAD];   /* see put_sample */
+    size_t npending;
 };
 
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -152,19 +165,45 @@ static int put_node(struct coarse *c, const struct sr_record *rec)
     return 0;
 }
 
-static int put_sample(struct coarse *c, const struct sr_record *rec)
+/* Adds a sample's count to its key's. */
+static int add_sample(struct coarse *c, const struct pending_sample *p)
 {
-    int added;
-    if (rec->sample.thread > UINT32_MAX || rec->sample.region > 0x7fffffffu)
-        return -1;
-    size_t k = tuplemap_get(&c->samples.keys, c->node_of[rec->sample.node],
-                            c->loc_of[rec->sample.loc],
-                            (uint32_t)rec->sample.thread,
-                            (uint32_t)rec->sample.region, &added);
+    size_t k = tuplemap_get_hashed(&c->samples.keys, p->hash, p->k[0],
+                                   p->k[1], p->k[2], p->k[3], NULL);
     if (grow((void **)&c->samples.count, &c->samples.count_cap, k,
              sizeof(int64_t)))
         return -1;
-    c->samples.count[k] += rec->sample.count;
+    c->samples.count[k] += p->count;
+    return 0;
+}
+
+/* Samples wait in a queue of AHEAD while their hash slots are fetched
+ * (the table is far larger than the cache): added in the dump's order. */
+static int put_sample(struct coarse *c, const struct sr_record *rec)
+{
+    if (rec->sample.thread > UINT32_MAX || rec->sample.region > 0x7fffffffu)
+        return -1;
+    struct pending_sample *p = &c->pending[c->npending % AHEAD];
+    if (c->npending >= AHEAD && add_sample(c, p) != 0)
+        return -1;
+    p->k[0] = c->node_of[rec->sample.node];
+    p->k[1] = c->loc_of[rec->sample.loc];
+    p->k[2] = (uint32_t)rec->sample.thread;
+    p->k[3] = (uint32_t)rec->sample.region;
+    p->hash = tuplemap_hash(p->k[0], p->k[1], p->k[2], p->k[3]);
+    p->count = rec->sample.count;
+    tuplemap_prefetch(&c->samples.keys, p->hash);
+    c->npending++;
+    return 0;
+}
+
+static int flush_samples(struct coarse *c)
+{
+    size_t first = c->npending > AHEAD ? c->npending - AHEAD : 0;
+    for (size_t i = first; i < c->npending; i++)
+        if (add_sample(c, &c->pending[i % AHEAD]) != 0)
+            return -1;
+    c->npending = 0;
     return 0;
 }
 
@@ -184,11 +223,6 @@ static void sample_set_free(struct sample_set *s)
     free(s->count);
     memset(s, 0, sizeof *s);
 }
-
-/* How far ahead merge_into looks up anchors (twice this) and prefetches
- * hash slots: the sets are far larger than the cache, and each key's
- * lookups would otherwise wait for memory one after the other. */
-#define AHEAD 16
 
 struct merged_key {
     uint32_t k[4];
@@ -381,7 +415,9 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
             break;
         case SR_END:
             free_lookup_tables(&c);
-            if (c.samples.keys.n <= max_samples) {
+            if (flush_samples(&c) != 0)
+                wr = -1;
+            else if (c.samples.keys.n <= max_samples) {
                 res->samples_out = c.samples.keys.n;
                 wr = write_samples(&c, w, r, &c.samples, 0);
             } else {
