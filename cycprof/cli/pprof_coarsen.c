@@ -3,6 +3,7 @@
 #include "pprof_coarsen.h"
 #include "elf_buildid.h"
 #include "inline_renamer.h"
+#include "cmdutil.h"
 #include "tuplemap.h"
 
 #include <stdio.h>
@@ -51,20 +52,10 @@ struct coarse {
     size_t npending;
 };
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+/* Room for index i of an array (elements are not zeroed). */
+static int room_for(void *arr, size_t *cap, size_t i, size_t elem)
 {
-    if (need < *cap)
-        return 0;
-    size_t n = *cap ? *cap : 1024;
-    while (n <= need)
-        n *= 2;
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return -1;
-    memset((char *)p + *cap * elem, 0, (n - *cap) * elem);
-    *arr = p;
-    *cap = n;
-    return 0;
+    return cu_try_grow(arr, cap, i + 1, elem);
 }
 
 int pc_put_definition(struct pprof_writer *w, const struct sr_record *rec)
@@ -108,8 +99,8 @@ static int put_location(struct coarse *c, struct pprof_writer *w,
                             (uint32_t)(rec->loc.map_id >> 32), chain, 0,
                             &added);
     if (rc == 0 && (rec->loc.id >= MAX_NODE_ID ||
-                    grow((void **)&c->loc_of, &c->loc_cap, rec->loc.id,
-                         sizeof(uint32_t))))
+                    room_for(&c->loc_of, &c->loc_cap, rec->loc.id,
+                             sizeof(uint32_t))))
         rc = -1;
     if (rc == 0) {
         c->loc_of[rec->loc.id] = (uint32_t)k + 1;
@@ -124,12 +115,12 @@ static int put_location(struct coarse *c, struct pprof_writer *w,
 static int grow_nodes(struct coarse *c, size_t need)
 {
     size_t cap = c->nodes_cap, cap2 = cap;
-    if (grow((void **)&c->node_loc, &cap2, need, sizeof(uint32_t)))
+    if (room_for(&c->node_loc, &cap2, need, sizeof(uint32_t)))
         return -1;
     cap2 = cap;
-    if (grow((void **)&c->depth, &cap2, need, sizeof(uint16_t)))
+    if (room_for(&c->depth, &cap2, need, sizeof(uint16_t)))
         return -1;
-    return grow((void **)&c->parent, &c->nodes_cap, need, sizeof(uint32_t));
+    return room_for(&c->parent, &c->nodes_cap, need, sizeof(uint32_t));
 }
 
 /* Direct recursion stays in its caller's node, and stacks stop growing
@@ -139,8 +130,8 @@ static int put_node(struct coarse *c, const struct sr_record *rec)
 {
     uint32_t parent = 0, node = 0;
     if (rec->node.id >= MAX_NODE_ID ||
-        grow((void **)&c->node_of, &c->node_of_cap, rec->node.id,
-             sizeof(uint32_t)))
+        room_for(&c->node_of, &c->node_of_cap, rec->node.id,
+                 sizeof(uint32_t)))
         return -1;
     if (rec->node.parent != 0) {
         uint32_t loc = c->loc_of[rec->node.loc];
@@ -168,12 +159,13 @@ static int put_node(struct coarse *c, const struct sr_record *rec)
 /* Adds a sample's count to its key's. */
 static int add_sample(struct coarse *c, const struct pending_sample *p)
 {
+    int added;
     size_t k = tuplemap_get_hashed(&c->samples.keys, p->hash, p->k[0],
-                                   p->k[1], p->k[2], p->k[3], NULL);
-    if (grow((void **)&c->samples.count, &c->samples.count_cap, k,
-             sizeof(int64_t)))
+                                   p->k[1], p->k[2], p->k[3], &added);
+    if (room_for(&c->samples.count, &c->samples.count_cap, k,
+                 sizeof(int64_t)))
         return -1;
-    c->samples.count[k] += p->count;
+    c->samples.count[k] = added ? p->count : c->samples.count[k] + p->count;
     return 0;
 }
 
@@ -255,6 +247,9 @@ static int merge_into(const struct sample_set *in, const uint32_t *anchor,
     struct merged_key ring[AHEAD];
     int added;
     tuplemap_clear(&out->keys);
+    /* No table grows during the loop (the prefetches stay good), and the
+     * first step's, which gets the most keys, is made once. */
+    tuplemap_reserve(&out->keys, n);
     for (size_t k = 0; k < n && k < AHEAD; k++)
         merged_key(key[k].k, anchor, &ring[k]);
     for (size_t k = 0; k < n; k++) {
@@ -264,8 +259,7 @@ static int merge_into(const struct sample_set *in, const uint32_t *anchor,
         size_t i = tuplemap_get_hashed(&out->keys, m->hash, m->k[0], m->k[1],
                                        m->k[2], m->k[3], &added);
         if (added) {
-            if (grow((void **)&out->count, &out->count_cap, i,
-                     sizeof(int64_t)))
+            if (room_for(&out->count, &out->count_cap, i, sizeof(int64_t)))
                 return -1;
             out->count[i] = in->count[k];
         } else
