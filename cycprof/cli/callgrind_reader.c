@@ -180,9 +180,10 @@ static size_t fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob)
     int added;
     size_t i = tuplemap_get(&p->fns, fl, fn, 0, 0, &added);
     if (added) {
-        size_t old = p->fn_cap;
         if (p->fns.n > p->fn_cap) {
-            size_t nc = old ? old * 2 : 64;
+            size_t nc = cu_grown_cap(p->fn_cap, p->fns.n, p->nev * 8);
+            if (!nc)
+                cu_oom();
             p->fn_self = cu_realloc(p->fn_self, nc * p->nev * 8);
             p->fn_out = cu_realloc(p->fn_out, nc * p->nev * 8);
             p->fn_in = cu_realloc(p->fn_in, nc * p->nev * 8);
@@ -207,11 +208,7 @@ static uint64_t *line_record(cg_profile_t *p, uint32_t ob, uint32_t fl,
     int added;
     size_t i = tuplemap_get(&p->lines, ob, fl, fn, line, &added);
     if (added) {
-        if (p->lines.n > p->line_cost_cap) {
-            size_t nc = p->line_cost_cap ? p->line_cost_cap * 2 : 256;
-            p->line_cost = cu_realloc(p->line_cost, nc * p->nev * 8);
-            p->line_cost_cap = nc;
-        }
+        cu_grow(&p->line_cost, &p->line_cost_cap, p->lines.n, p->nev * 8);
         memset(p->line_cost + i * p->nev, 0, p->nev * 8);
     }
     return p->line_cost + i * p->nev;

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,8 +245,9 @@ static int finish(struct stacks_reader *r, struct pprof_writer *w,
 }
 
 /* The dump's last line, `end N`, says how many samples it has; the
- * conversion checks it again. A dump without one is counted by reading
- * it (and then rejected by the conversion as truncated). */
+ * conversion checks it again. A dump without it is not valid (the reader
+ * requires it, and the tool has always written it): 0 here, and the
+ * line-level conversion rejects it as truncated. */
 static uint64_t count_samples(const char *dump)
 {
     char tail[64];
@@ -258,16 +260,8 @@ static uint64_t count_samples(const char *dump)
         fclose(f);
     tail[got] = 0;
     char *end = strstr(tail, "\nend\t");
-    if (end && sscanf(end, "\nend\t%" SCNu64, &n) == 1)
-        return n;
-    struct sr_record rec;
-    struct stacks_reader *r = sr_open(dump);
-    if (!r)
-        return 0;
-    while (!sr_error(r) && sr_next(r, &rec) == 1)
-        if (rec.kind == SR_SAMPLE)
-            n++;
-    sr_close(r);
+    if (end)
+        sscanf(end, "\nend\t%" SCNu64, &n);
     return n;
 }
 
@@ -375,6 +369,12 @@ int cmd_pprof(int argc, char **argv)
     }
     if (!dump)
         return usage_error("%s", "missing the DUMP argument");
+#ifdef M_MMAP_THRESHOLD
+    /* Big tables grow by doubling. glibc raises its mmap threshold as big
+     * blocks are freed, and then grows them on the heap, copying each one
+     * and faulting in new pages; mmapped blocks grow in place (mremap). */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     if (!out || !out[0])
         return usage_error("%s", "missing -o OUT");
 

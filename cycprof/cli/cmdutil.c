@@ -72,7 +72,7 @@ void cu_err(const char *cmd, const char *fmt, ...)
 }
 
 /* Status 1, as for any input too large to handle: 2 means bad usage. */
-static void oom(void)
+void cu_oom(void)
 {
     fputs("cycprof: out of memory\n", stderr);
     exit(1);
@@ -82,7 +82,7 @@ void *cu_malloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p)
-        oom();
+        cu_oom();
     return p;
 }
 
@@ -90,7 +90,7 @@ void *cu_calloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p)
-        oom();
+        cu_oom();
     return p;
 }
 
@@ -98,7 +98,7 @@ void *cu_realloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
     if (!p)
-        oom();
+        cu_oom();
     return p;
 }
 
@@ -115,19 +115,35 @@ char *cu_strndup(const char *s, size_t n)
     return p;
 }
 
-void cu_grow(void *arr, size_t *cap, size_t need, size_t elem)
+size_t cu_grown_cap(size_t cap, size_t need, size_t elem)
+{
+    size_t nc = cap ? cap : 16;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2 / elem)
+            return 0;
+        nc *= 2;
+    }
+    return nc;
+}
+
+int cu_try_grow(void *arr, size_t *cap, size_t need, size_t elem)
 {
     void **a = arr;
     if (need <= *cap)
-        return;
-    size_t nc = *cap ? *cap : 16;
-    while (nc < need) {
-        if (nc > SIZE_MAX / 2 / elem)
-            oom();
-        nc *= 2;
-    }
-    *a = cu_realloc(*a, nc * elem);
+        return 0;
+    size_t nc = cu_grown_cap(*cap, need, elem);
+    void *p = nc ? realloc(*a, nc * elem) : NULL;
+    if (!p)
+        return -1;
+    *a = p;
     *cap = nc;
+    return 0;
+}
+
+void cu_grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+    if (cu_try_grow(arr, cap, need, elem) != 0)
+        cu_oom();
 }
 
 int cu_parse_u64(const char *s, uint64_t *out)

@@ -27,6 +27,7 @@ void cu_escape_strings_for_terminal(char **strs, size_t n);
 
 /* Allocation that never returns NULL: out of memory is not something a
  * profile reader can recover from, so we report it and exit. */
+void cu_oom(void) __attribute__((noreturn));   /* says so, exits 1 */
 void *cu_malloc(size_t n);
 void *cu_calloc(size_t n, size_t size);
 void *cu_realloc(void *p, size_t n);
@@ -35,6 +36,12 @@ char *cu_strndup(const char *s, size_t n);
 
 /* Grow *arr (element size elem) so that it holds at least need elements. */
 void cu_grow(void *arr, size_t *cap, size_t need, size_t elem);
+/* The same, returning -1 (and changing nothing) when out of memory, for
+ * the code that reports it itself. New elements are not zeroed. */
+int cu_try_grow(void *arr, size_t *cap, size_t need, size_t elem);
+/* The capacity those grow *cap to: doubling from 16 until need fits; 0
+ * when the size would overflow. For arrays that grow side by side. */
+size_t cu_grown_cap(size_t cap, size_t need, size_t elem);
 
 /* Strict decimal parsers: the whole string must be consumed.
  * Return 0 on success, -1 on malformed or out of range input. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdutil.h"
 #include "inline_renamer.h"
 #include "intern.h"
 #include "rust_inline_names.h"
@@ -11,12 +12,14 @@
 struct inline_renamer {
     struct inline_namer *namer;
     intern_t strings;            /* the dump's names and file names */
-    uint32_t *fn_name, *fn_file; /* [fn id - 1] -> id in strings */
-    uint64_t nfn, fn_cap;
+    struct fn_strings {          /* [fn id - 1] -> ids in strings */
+        uint32_t name, file;
+    } *fn;
+    size_t nfn, fn_cap;
     intern_t renamed;            /* key of each new function, in id order */
     const char **short_names;    /* scratch, per location */
     struct inn_name *names;
-    size_t scratch_cap;
+    size_t short_names_cap, names_cap;
 };
 
 struct inline_renamer *ir_new(void)
@@ -41,8 +44,7 @@ void ir_free(struct inline_renamer *r)
     inn_free(r->namer);
     intern_free(&r->strings);
     intern_free(&r->renamed);
-    free(r->fn_name);
-    free(r->fn_file);
+    free(r->fn);
     free(r->short_names);
     free(r->names);
     free(r);
@@ -56,21 +58,11 @@ int ir_map(struct inline_renamer *r, const struct sr_record *map)
 
 int ir_function(struct inline_renamer *r, const struct sr_record *fn)
 {
-    if (r->nfn == r->fn_cap) {
-        uint64_t cap = r->fn_cap ? 2 * r->fn_cap : 1024;
-        uint32_t *n = realloc(r->fn_name, cap * sizeof *n);
-        if (!n)
-            return -1;
-        r->fn_name = n;
-        uint32_t *f = realloc(r->fn_file, cap * sizeof *f);
-        if (!f)
-            return -1;
-        r->fn_file = f;
-        r->fn_cap = cap;
-    }
+    if (cu_try_grow(&r->fn, &r->fn_cap, r->nfn + 1, sizeof *r->fn) != 0)
+        return -1;
     /* The reader gives fn ids dense from 1. */
-    r->fn_name[r->nfn] = intern(&r->strings, fn->fn.name);
-    r->fn_file[r->nfn] = intern(&r->strings, fn->fn.filename);
+    r->fn[r->nfn].name = intern(&r->strings, fn->fn.name);
+    r->fn[r->nfn].file = intern(&r->strings, fn->fn.filename);
     r->nfn++;
     return 0;
 }
@@ -82,18 +74,10 @@ uint64_t ir_last_function(const struct inline_renamer *r)
 
 static int grow_scratch(struct inline_renamer *r, size_t n)
 {
-    if (n <= r->scratch_cap)
-        return 0;
-    const char **s = realloc(r->short_names, n * sizeof *s);
-    if (!s)
-        return -1;
-    r->short_names = s;
-    struct inn_name *m = realloc(r->names, n * sizeof *m);
-    if (!m)
-        return -1;
-    r->names = m;
-    r->scratch_cap = n;
-    return 0;
+    return cu_try_grow(&r->short_names, &r->short_names_cap, n,
+                       sizeof *r->short_names) != 0 ||
+           cu_try_grow(&r->names, &r->names_cap, n, sizeof *r->names) != 0
+        ? -1 : 0;
 }
 
 /* The id of the function (name, system name, file, line), written to w the
@@ -132,7 +116,7 @@ int ir_location(struct inline_renamer *r, struct pprof_writer *w,
     if (grow_scratch(r, n) != 0)
         return -2;
     for (size_t k = 0; k < n; k++)
-        r->short_names[k] = r->strings.str[r->fn_name[lines[k].function_id - 1]];
+        r->short_names[k] = r->strings.str[r->fn[lines[k].function_id - 1].name];
     if (inn_names(r->namer, loc->loc.map_id, loc->loc.address, n,
                   r->short_names, r->names) != 0)
         return -2;
@@ -140,7 +124,7 @@ int ir_location(struct inline_renamer *r, struct pprof_writer *w,
         if (!r->names[k].name)
             continue;
         const char *file =
-            r->strings.str[r->fn_file[lines[k].function_id - 1]];
+            r->strings.str[r->fn[lines[k].function_id - 1].file];
         int werr = 0;
         uint64_t id = renamed_function(r, w, &r->names[k], file, &werr);
         if (!id)

@@ -3,6 +3,7 @@
 #include "pprof_coarsen.h"
 #include "elf_buildid.h"
 #include "inline_renamer.h"
+#include "cmdutil.h"
 #include "tuplemap.h"
 
 #include <stdio.h>
@@ -12,6 +13,26 @@
 /* Node ids index an array; the tool numbers them densely from 1. */
 #define MAX_NODE_ID (1u << 28)
 #define NO_ID UINT32_MAX
+
+/* Samples keyed (node, leaf loc, thread, region) with their counts. A
+ * merged sample has the top bit of its region set, so that it stays apart
+ * from a sample of the anchor itself (it has the marker frame). */
+struct sample_set {
+    tuplemap_t keys;
+    int64_t *count;
+    size_t count_cap;
+};
+
+/* How far ahead the loops over samples prefetch hash slots (and merging,
+ * twice as far, anchors): the tables are far larger than the cache, and
+ * each lookup would otherwise wait for memory one after the other. */
+#define AHEAD 16
+
+struct pending_sample {
+    uint32_t k[4];
+    uint64_t hash;
+    int64_t count;
+};
 
 struct coarse {
     tuplemap_t chains;     /* (outer chain, fn lo, fn hi) -> inline chain */
@@ -25,25 +46,16 @@ struct coarse {
     size_t nodes_cap;
     uint32_t *node_of;     /* dump node id -> coarse node, 0: root */
     size_t node_of_cap;
-    tuplemap_t samples;    /* (node, leaf loc, thread, region) -> sample */
-    int64_t *count;
-    size_t count_cap;
+    struct sample_set samples;
+    size_t nnodes, nlocs;  /* coarse ones, kept when the maps are freed */
+    struct pending_sample pending[AHEAD];   /* see put_sample */
+    size_t npending;
 };
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+/* Room for index i of an array (elements are not zeroed). */
+static int room_for(void *arr, size_t *cap, size_t i, size_t elem)
 {
-    if (need < *cap)
-        return 0;
-    size_t n = *cap ? *cap : 1024;
-    while (n <= need)
-        n *= 2;
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return -1;
-    memset((char *)p + *cap * elem, 0, (n - *cap) * elem);
-    *arr = p;
-    *cap = n;
-    return 0;
+    return cu_try_grow(arr, cap, i + 1, elem);
 }
 
 int pc_put_definition(struct pprof_writer *w, const struct sr_record *rec)
@@ -87,8 +99,8 @@ static int put_location(struct coarse *c, struct pprof_writer *w,
                             (uint32_t)(rec->loc.map_id >> 32), chain, 0,
                             &added);
     if (rc == 0 && (rec->loc.id >= MAX_NODE_ID ||
-                    grow((void **)&c->loc_of, &c->loc_cap, rec->loc.id,
-                         sizeof(uint32_t))))
+                    room_for(&c->loc_of, &c->loc_cap, rec->loc.id,
+                             sizeof(uint32_t))))
         rc = -1;
     if (rc == 0) {
         c->loc_of[rec->loc.id] = (uint32_t)k + 1;
@@ -103,12 +115,12 @@ static int put_location(struct coarse *c, struct pprof_writer *w,
 static int grow_nodes(struct coarse *c, size_t need)
 {
     size_t cap = c->nodes_cap, cap2 = cap;
-    if (grow((void **)&c->node_loc, &cap2, need, sizeof(uint32_t)))
+    if (room_for(&c->node_loc, &cap2, need, sizeof(uint32_t)))
         return -1;
     cap2 = cap;
-    if (grow((void **)&c->depth, &cap2, need, sizeof(uint16_t)))
+    if (room_for(&c->depth, &cap2, need, sizeof(uint16_t)))
         return -1;
-    return grow((void **)&c->parent, &c->nodes_cap, need, sizeof(uint32_t));
+    return room_for(&c->parent, &c->nodes_cap, need, sizeof(uint32_t));
 }
 
 /* Direct recursion stays in its caller's node, and stacks stop growing
@@ -118,8 +130,8 @@ static int put_node(struct coarse *c, const struct sr_record *rec)
 {
     uint32_t parent = 0, node = 0;
     if (rec->node.id >= MAX_NODE_ID ||
-        grow((void **)&c->node_of, &c->node_of_cap, rec->node.id,
-             sizeof(uint32_t)))
+        room_for(&c->node_of, &c->node_of_cap, rec->node.id,
+                 sizeof(uint32_t)))
         return -1;
     if (rec->node.parent != 0) {
         uint32_t loc = c->loc_of[rec->node.loc];
@@ -144,27 +156,47 @@ static int put_node(struct coarse *c, const struct sr_record *rec)
     return 0;
 }
 
-static int put_sample(struct coarse *c, const struct sr_record *rec)
+/* Adds a sample's count to its key's. */
+static int add_sample(struct coarse *c, const struct pending_sample *p)
 {
     int added;
-    if (rec->sample.thread > UINT32_MAX || rec->sample.region > 0x7fffffffu)
+    size_t k = tuplemap_get_hashed(&c->samples.keys, p->hash, p->k[0],
+                                   p->k[1], p->k[2], p->k[3], &added);
+    if (room_for(&c->samples.count, &c->samples.count_cap, k,
+                 sizeof(int64_t)))
         return -1;
-    size_t k = tuplemap_get(&c->samples, c->node_of[rec->sample.node],
-                            c->loc_of[rec->sample.loc],
-                            (uint32_t)rec->sample.thread,
-                            (uint32_t)rec->sample.region, &added);
-    if (grow((void **)&c->count, &c->count_cap, k, sizeof(int64_t)))
-        return -1;
-    c->count[k] += rec->sample.count;
+    c->samples.count[k] = added ? p->count : c->samples.count[k] + p->count;
     return 0;
 }
 
-/* A merged sample's key: its region set with the top bit set, so that
- * it stays apart from a sample of the anchor itself (it has the marker
- * frame). */
-static uint32_t merged_region(const uint32_t *key, uint32_t anchor)
+/* Samples wait in a queue of AHEAD while their hash slots are fetched
+ * (the table is far larger than the cache): added in the dump's order. */
+static int put_sample(struct coarse *c, const struct sr_record *rec)
 {
-    return anchor == key[0] ? key[3] : key[3] | 0x80000000u;
+    if (rec->sample.thread > UINT32_MAX || rec->sample.region > 0x7fffffffu)
+        return -1;
+    struct pending_sample *p = &c->pending[c->npending % AHEAD];
+    if (c->npending >= AHEAD && add_sample(c, p) != 0)
+        return -1;
+    p->k[0] = c->node_of[rec->sample.node];
+    p->k[1] = c->loc_of[rec->sample.loc];
+    p->k[2] = (uint32_t)rec->sample.thread;
+    p->k[3] = (uint32_t)rec->sample.region;
+    p->hash = tuplemap_hash(p->k[0], p->k[1], p->k[2], p->k[3]);
+    p->count = rec->sample.count;
+    tuplemap_prefetch(&c->samples.keys, p->hash);
+    c->npending++;
+    return 0;
+}
+
+static int flush_samples(struct coarse *c)
+{
+    size_t first = c->npending > AHEAD ? c->npending - AHEAD : 0;
+    for (size_t i = first; i < c->npending; i++)
+        if (add_sample(c, &c->pending[i % AHEAD]) != 0)
+            return -1;
+    c->npending = 0;
+    return 0;
 }
 
 /* anchor[n]: n if its inclusive cost reaches t, else its parent's anchor
@@ -173,53 +205,81 @@ static void find_anchors(const struct coarse *c, const int64_t *incl,
                          int64_t t, uint32_t *anchor)
 {
     anchor[0] = 0;
-    for (size_t n = 1; n <= c->nodes.n; n++)
+    for (size_t n = 1; n <= c->nnodes; n++)
         anchor[n] = incl[n] >= t ? (uint32_t)n : anchor[c->parent[n]];
 }
 
-/* How many samples merging below t leaves. */
-static size_t samples_at(const struct coarse *c, const int64_t *incl,
-                         int64_t t, uint32_t *anchor)
+static void sample_set_free(struct sample_set *s)
 {
-    tuplemap_t m;
-    int added;
-    tuplemap_init(&m);
-    find_anchors(c, incl, t, anchor);
-    for (size_t k = 0; k < c->samples.n; k++) {
-        const uint32_t *key = c->samples.key[k].k;
-        tuplemap_get(&m, anchor[key[0]], key[1], key[2],
-                     merged_region(key, anchor[key[0]]), &added);
-    }
-    size_t n = m.n;
-    tuplemap_free(&m);
-    return n;
+    tuplemap_free(&s->keys);
+    free(s->count);
+    memset(s, 0, sizeof *s);
 }
 
-static int write_samples(struct coarse *c, struct pprof_writer *w,
-                         const struct stacks_reader *r, const uint32_t *anchor,
-                         uint64_t marker_loc, uint64_t *written)
+struct merged_key {
+    uint32_t k[4];
+    uint64_t hash;
+};
+
+static void merged_key(const uint32_t *key, const uint32_t *anchor,
+                       struct merged_key *m)
 {
-    uint64_t *stack = malloc((SR_MAX_FRAMES + 3) * sizeof *stack);
-    tuplemap_t merged;
-    int64_t *sum = NULL;
-    size_t sum_cap = 0;
-    int added, rc = 0;
-    if (!stack)
-        return -1;
-    tuplemap_init(&merged);
-    for (size_t k = 0; k < c->samples.n; k++) {
-        const uint32_t *key = c->samples.key[k].k;
-        uint32_t a = anchor ? anchor[key[0]] : key[0];
-        size_t i = tuplemap_get(&merged, a, key[1], key[2],
-                                merged_region(key, a), &added);
-        if (grow((void **)&sum, &sum_cap, i, sizeof(int64_t))) {
-            rc = -1;
-            goto out;
+    uint32_t a = anchor[key[0]];
+    m->k[0] = a;
+    m->k[1] = key[1];
+    m->k[2] = key[2];
+    m->k[3] = a == key[0] ? key[3] : key[3] | 0x80000000u;
+    m->hash = tuplemap_hash(m->k[0], m->k[1], m->k[2], m->k[3]);
+}
+
+/* Merges the samples of `in` into their nodes' anchors, into `out`
+ * (emptied first; its memory is reused). Between nodes and their anchors
+ * every cost is under the threshold, so merging at a higher threshold the
+ * samples already merged at a lower one gives what merging the dump's
+ * samples would: each step reads only the previous step's (fewer)
+ * samples. Keys keep the order in which they first appear in the dump,
+ * and counts sum exactly, so the profile does not depend on the steps. */
+static int merge_into(const struct sample_set *in, const uint32_t *anchor,
+                      struct sample_set *out)
+{
+    const tuple_t *key = in->keys.key;
+    size_t n = in->keys.n;
+    struct merged_key ring[AHEAD];
+    int added;
+    tuplemap_clear(&out->keys);
+    /* No table grows during the loop (the prefetches stay good), and the
+     * first step's, which gets the most keys, is made once. */
+    tuplemap_reserve(&out->keys, n);
+    for (size_t k = 0; k < n && k < AHEAD; k++)
+        merged_key(key[k].k, anchor, &ring[k]);
+    for (size_t k = 0; k < n; k++) {
+        if (k + 2 * AHEAD < n)
+            __builtin_prefetch(&anchor[key[k + 2 * AHEAD].k[0]]);
+        struct merged_key *m = &ring[k % AHEAD];
+        size_t i = tuplemap_get_hashed(&out->keys, m->hash, m->k[0], m->k[1],
+                                       m->k[2], m->k[3], &added);
+        if (added) {
+            if (room_for(&out->count, &out->count_cap, i, sizeof(int64_t)))
+                return -1;
+            out->count[i] = in->count[k];
+        } else
+            out->count[i] += in->count[k];
+        if (k + AHEAD < n) {
+            merged_key(key[k + AHEAD].k, anchor, m);
+            tuplemap_prefetch(&out->keys, m->hash);
         }
-        sum[i] += c->count[k];
     }
-    for (size_t i = 0; i < merged.n && rc == 0; i++) {
-        const uint32_t *key = merged.key[i].k;
+    return 0;
+}
+
+static int write_samples(const struct coarse *c, struct pprof_writer *w,
+                         const struct stacks_reader *r,
+                         const struct sample_set *s, uint64_t marker_loc)
+{
+    uint64_t stack[SR_MAX_FRAMES + 3];
+    int rc = 0;
+    for (size_t i = 0; i < s->keys.n && rc == 0; i++) {
+        const uint32_t *key = s->keys.key[i].k;
         size_t n = 0;
         const char *regions[64];
         stack[n++] = key[1];
@@ -228,14 +288,24 @@ static int write_samples(struct coarse *c, struct pprof_writer *w,
         for (uint32_t node = key[0]; node; node = c->parent[node])
             stack[n++] = c->node_loc[node];
         size_t nr = sr_region_names(r, key[3] & 0x7fffffffu, regions, 64);
-        rc = pw_sample_in_regions(w, stack, n, sum[i], key[2], regions, nr);
+        rc = pw_sample_in_regions(w, stack, n, s->count[i], key[2], regions,
+                                  nr);
     }
-    *written = merged.n;
-out:
-    tuplemap_free(&merged);
-    free(sum);
-    free(stack);
     return rc;
+}
+
+/* What only reading the dump needs: freed before merging, which needs
+ * memory of its own. */
+static void free_lookup_tables(struct coarse *c)
+{
+    c->nnodes = c->nodes.n;
+    c->nlocs = c->locs.n;
+    tuplemap_free(&c->chains);
+    tuplemap_free(&c->locs);
+    tuplemap_free(&c->nodes);
+    free(c->loc_of);
+    free(c->node_of);
+    c->loc_of = c->node_of = NULL;
 }
 
 /* Merges contexts below a threshold until the samples fit: starting from
@@ -244,34 +314,50 @@ static int merge_small(struct coarse *c, struct pprof_writer *w,
                        const struct stacks_reader *r, uint64_t max_samples,
                        uint64_t last_fn, struct pc_result *res)
 {
-    size_t nn = c->nodes.n + 1;
+    size_t nn = c->nnodes + 1;
     int64_t *incl = calloc(nn, sizeof *incl);
     uint32_t *anchor = malloc(nn * sizeof *anchor);
+    /* Each step reads one set and fills the other. */
+    struct sample_set sets[2], *cur = &sets[0], *next = &sets[1];
     int64_t total = 0, t;
     int rc = -1;
+    sets[0] = c->samples;
+    memset(&sets[1], 0, sizeof sets[1]);
+    memset(&c->samples, 0, sizeof c->samples);
     if (!incl || !anchor)
         goto out;
-    for (size_t k = 0; k < c->samples.n; k++) {
-        incl[c->samples.key[k].k[0]] += c->count[k];
-        total += c->count[k];
+    for (size_t k = 0; k < cur->keys.n; k++) {
+        incl[cur->keys.key[k].k[0]] += cur->count[k];
+        total += cur->count[k];
     }
     for (size_t n = nn - 1; n >= 1; n--)
         incl[c->parent[n]] += incl[n];
     t = total / (int64_t)max_samples;
     if (t < 1)
         t = 1;
-    while (samples_at(c, incl, t, anchor) > max_samples && t < total)
+    for (;;) {
+        find_anchors(c, incl, t, anchor);
+        if (merge_into(cur, anchor, next) != 0)
+            goto out;
+        struct sample_set *done = cur;
+        cur = next;
+        next = done;
+        if (cur->keys.n <= max_samples || t >= total)
+            break;
         t *= 2;
+    }
     res->merged = 1;
     res->threshold = t;
+    res->samples_out = cur->keys.n;
     struct pw_line line = { last_fn + 1, 0 };
     if (pw_function(w, last_fn + 1, "(contexts under the merge threshold)",
                     "(contexts under the merge threshold)", "", 0) != 0 ||
-        pw_location(w, c->locs.n + 1, 0, 0, &line, 1) != 0)
+        pw_location(w, c->nlocs + 1, 0, 0, &line, 1) != 0)
         goto out;
-    find_anchors(c, incl, t, anchor);
-    rc = write_samples(c, w, r, anchor, c->locs.n + 1, &res->samples_out);
+    rc = write_samples(c, w, r, cur, c->nlocs + 1);
 out:
+    sample_set_free(&sets[0]);
+    sample_set_free(&sets[1]);
     free(incl);
     free(anchor);
     return rc;
@@ -282,13 +368,12 @@ static void coarse_free(struct coarse *c)
     tuplemap_free(&c->chains);
     tuplemap_free(&c->locs);
     tuplemap_free(&c->nodes);
-    tuplemap_free(&c->samples);
+    sample_set_free(&c->samples);
     free(c->loc_of);
     free(c->parent);
     free(c->node_loc);
     free(c->depth);
     free(c->node_of);
-    free(c->count);
 }
 
 int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
@@ -304,7 +389,6 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
     tuplemap_init(&c.chains);
     tuplemap_init(&c.locs);
     tuplemap_init(&c.nodes);
-    tuplemap_init(&c.samples);
     while (wr == 0 && (rc = sr_next(r, &rec)) == 1) {
         switch (rec.kind) {
         case SR_MAP:
@@ -324,11 +408,16 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
             wr = put_sample(&c, &rec);
             break;
         case SR_END:
-            if (c.samples.n <= max_samples)
-                wr = write_samples(&c, w, r, NULL, 0, &res->samples_out);
-            else
+            free_lookup_tables(&c);
+            if (flush_samples(&c) != 0)
+                wr = -1;
+            else if (c.samples.keys.n <= max_samples) {
+                res->samples_out = c.samples.keys.n;
+                wr = write_samples(&c, w, r, &c.samples, 0);
+            } else {
                 wr = merge_small(&c, w, r, max_samples,
                                  ir_last_function(ren), res);
+            }
             break;
         }
     }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdutil.h"
 #include "rust_inline_names.h"
 
 #ifdef HAVE_DWARF_NAMES
@@ -55,23 +56,6 @@ struct inline_namer {
     size_t nowned, owned_cap;
 };
 
-/* Room for one more element in *arr (count n, capacity *cap): 0, or -1
- * when out of memory (the caller reports it; the profile is not lost to a
- * crash). */
-static int grow(void *arr, size_t n, size_t *cap, size_t elem)
-{
-    void **a = arr;
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? 2 * *cap : 16;
-    void *p = realloc(*a, c * elem);
-    if (!p)
-        return -1;
-    *a = p;
-    *cap = c;
-    return 0;
-}
-
 struct inline_namer *inn_new(void)
 {
     elf_version(EV_CURRENT);
@@ -114,7 +98,7 @@ int inn_add_map(struct inline_namer *n, uint64_t id, uint64_t start,
 {
     if (id != n->nmaps + 1)
         return 0;           /* the reader guarantees dense ids */
-    if (grow(&n->maps, n->nmaps, &n->cap, sizeof *n->maps) != 0)
+    if (cu_try_grow(&n->maps, &n->cap, n->nmaps + 1, sizeof *n->maps) != 0)
         return -1;
     struct object *o = &n->maps[n->nmaps];
     memset(o, 0, sizeof *o);
@@ -169,7 +153,8 @@ static int link_address(const struct object *o, uint64_t address,
 
 static int keep(struct inline_namer *n, char *s)
 {
-    if (grow(&n->owned, n->nowned, &n->owned_cap, sizeof *n->owned) != 0)
+    if (cu_try_grow(&n->owned, &n->owned_cap, n->nowned + 1,
+                    sizeof *n->owned) != 0)
         return -1;
     n->owned[n->nowned++] = s;
     return 0;
@@ -218,7 +203,7 @@ static int name_inlined(struct inline_namer *n, Dwarf_Die *inl,
 static int add_range(struct unit *u, Dwarf_Addr lo, Dwarf_Addr hi,
                      Dwarf_Off die)
 {
-    if (grow(&u->ranges, u->n, &u->cap, sizeof *u->ranges) != 0)
+    if (cu_try_grow(&u->ranges, &u->cap, u->n + 1, sizeof *u->ranges) != 0)
         return -1;
     u->ranges[u->n++] = (struct code_range){ lo, hi, die };
     return 0;
@@ -265,7 +250,8 @@ static struct unit *unit_of(struct object *o, Dwarf_Die *cu)
             o->last_unit = i;
             return &o->units[i];
         }
-    if (grow(&o->units, o->nunits, &o->units_cap, sizeof *o->units) != 0)
+    if (cu_try_grow(&o->units, &o->units_cap, o->nunits + 1,
+                    sizeof *o->units) != 0)
         return NULL;
     struct unit *u = &o->units[o->nunits];
     memset(u, 0, sizeof *u);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdutil.h"
 #include "line_reader.h"
 
 #define MAX_FIELDS 8
@@ -454,22 +455,6 @@ static int parse_loc(struct stacks_reader *r, char **f, int n,
     return 0;
 }
 
-/* Room for element n of *arr (elem bytes each, *cap of them), doubling
- * from `first`; -1 after "out of memory". */
-static int make_room(struct stacks_reader *r, void **arr, size_t n,
-                     size_t *cap, size_t elem, size_t first)
-{
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : first;
-    void *p = realloc(*arr, c * elem);
-    if (!p)
-        return errorf(r, "out of memory");
-    *arr = p;
-    *cap = c;
-    return 0;
-}
-
 /* region ID PARENT NAME: a set of open regions, NAME inside PARENT's. */
 static int parse_region(struct stacks_reader *r, char **f, int n)
 {
@@ -483,9 +468,9 @@ static int parse_region(struct stacks_reader *r, char **f, int n)
         return errorf(r, "region %" PRIu64 ": empty name", id);
     if (id > UINT32_MAX)
         return errorf(r, "region %" PRIu64 ": too many regions", id);
-    if (make_room(r, (void **)&r->regions, r->nregions, &r->regions_cap,
-                  sizeof *r->regions, 16) != 0)
-        return -1;
+    if (cu_try_grow(&r->regions, &r->regions_cap, r->nregions + 1,
+                    sizeof *r->regions) != 0)
+        return errorf(r, "out of memory");
     r->regions[r->nregions].parent = parent;
     r->regions[r->nregions].name = strdup(f[3]);
     if (!r->regions[r->nregions].name)
@@ -523,9 +508,9 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
     if (rec->node.id > UINT32_MAX || rec->node.loc > UINT32_MAX)
         return errorf(r, "node %" PRIu64 ": too many nodes or locations",
                       rec->node.id);
-    if (make_room(r, (void **)&r->nodes, r->nnodes, &r->nodes_cap,
-                  sizeof *r->nodes, 4096) != 0)
-        return -1;
+    if (cu_try_grow(&r->nodes, &r->nodes_cap, r->nnodes + 1,
+                    sizeof *r->nodes) != 0)
+        return errorf(r, "out of memory");
     struct node *nd = &r->nodes[r->nnodes];
     nd->parent = (uint32_t)rec->node.parent;
     nd->loc = (uint32_t)rec->node.loc;

@@ -1,5 +1,7 @@
 /* Map from a fixed tuple of four 32-bit ids to a dense record index.
- * Used to aggregate costs per (object, file, function, line) and similar. */
+ * Used to aggregate costs per (object, file, function, line) and similar.
+ * Indices are handed out in insertion order, 0, 1, 2, ...: key[i] is the
+ * i-th distinct key added. */
 #ifndef CYCPROF_TUPLEMAP_H
 #define CYCPROF_TUPLEMAP_H
 
@@ -11,17 +13,36 @@ typedef struct tuple { uint32_t k[4]; } tuple_t;
 typedef struct tuplemap {
     tuple_t *key;     /* index -> key */
     size_t n, cap;
-    uint32_t *slot;   /* index+1, 0 = empty */
+    /* Open addressing, linear probing. A slot holds index + 1 in its low
+     * 32 bits (0: empty) and the key's hash >> 32 in its high ones: most
+     * probes are settled without reading the key, and growing the table
+     * needs no key at all. A key's first slot is given by the top bits of
+     * its hash, so growing walks both tables in order. */
+    uint64_t *slot;
     size_t nslot;
+    unsigned bits;    /* nslot == 1 << bits */
 } tuplemap_t;
 
 void tuplemap_init(tuplemap_t *m);
 void tuplemap_free(tuplemap_t *m);
+/* Forgets every key but keeps the memory, for a map filled again. */
+void tuplemap_clear(tuplemap_t *m);
+/* Makes room for n keys in all, so that adding them allocates nothing. */
+void tuplemap_reserve(tuplemap_t *m, size_t n);
+
 /* Index of key, adding it (as index m->n) if new; *added tells which. */
 size_t tuplemap_get(tuplemap_t *m, uint32_t a, uint32_t b, uint32_t c,
                     uint32_t d, int *added);
 /* Index of key, or SIZE_MAX if absent. */
 size_t tuplemap_find(const tuplemap_t *m, uint32_t a, uint32_t b, uint32_t c,
                      uint32_t d);
+
+/* For loops over many keys whose tables do not fit in the cache: hash a
+ * key a few iterations ahead, prefetch its slot, then get it with its
+ * hash (a hint only: the result is the same without the prefetch). */
+uint64_t tuplemap_hash(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+void tuplemap_prefetch(const tuplemap_t *m, uint64_t hash);
+size_t tuplemap_get_hashed(tuplemap_t *m, uint64_t hash, uint32_t a,
+                           uint32_t b, uint32_t c, uint32_t d, int *added);
 
 #endif

@@ -16,5 +16,6 @@ clang $flags -o "$out/fuzz_pprof" "$here/fuzz_pprof.c" $common \
     "$src/cli/pprof_reader.c" "$src/cli/stack_profile.c" \
     "$src/cli/flamegraph_svg.c" "$out/profile.pb-c.c" -lz -lprotobuf-c
 clang $flags -DLR_INITIAL=4096u -o "$out/fuzz_stacks" "$here/fuzz_stacks.c" \
-    "$src/cli/stacks_reader.c" "$src/cli/line_reader.c" "$src/cli/stack_merge.c"
+    "$src/cli/stacks_reader.c" "$src/cli/line_reader.c" "$src/cli/stack_merge.c" \
+    "$src/cli/cmdutil.c"
 echo "built $out/fuzz_callgrind $out/fuzz_pprof $out/fuzz_stacks"
