@@ -13,15 +13,14 @@
  * Works in C and C++ (GCC and Clang).  Not under Valgrind every request
  * is a few instructions that do nothing, and the counts read 0.
  *
- * Exactness (amd64; on arm64 for the counts): a request's own
- * instructions are left out of the counts, so the difference of two CYCPROF_COUNT() reads is exactly the
+ * Exactness (amd64 and arm64): a request's own instructions are left
+ * out of the counts, so the difference of two CYCPROF_COUNT() reads is exactly the
  * instructions the program ran between the two request sequences,
  * including whatever the compiler emits there (storing the first result,
  * for instance).  A region's cost is likewise the code between its
  * BEGIN and END sequences; with a string literal as the name, nothing
- * else.  Elsewhere (arm64 regions, other platforms) the requests use
- * Valgrind's generic sequence and their set-up code is counted.  See
- * docs/regions.md.
+ * else.  Other platforms use Valgrind's generic sequence, whose set-up
+ * code is counted.  See docs/regions.md.
  *
  * The callgrind-compatible requests (START/STOP_INSTRUMENTATION, ...)
  * use callgrind's own numbers: a program may use either header. */
@@ -34,10 +33,18 @@
 #define CYCPROF_REQ_THREAD_COUNT  (CYCPROF_REQ_BASE + 1)
 #define CYCPROF_REQ_REGION_BEGIN  (CYCPROF_REQ_BASE + 2)
 #define CYCPROF_REQ_REGION_END    (CYCPROF_REQ_BASE + 3)
+/* The calling thread's count at the end of this request's sequence, for
+ * the next request that gives CYCPROF_OWN_SINCE_MARK (below); the
+ * sequence has one instruction after Valgrind's special one. */
+#define CYCPROF_REQ_MARK          (CYCPROF_REQ_BASE + 4)
 /* Request words: args[0] the request, args[1] a name (regions) or 0,
  * args[2] how many instructions the request sequence itself has (low
  * byte; left out of the counts, at most 64) and the name's length above
- * it (0: the name is NUL-terminated). */
+ * it (0: the name is NUL-terminated).  CYCPROF_OWN_SINCE_MARK in the low
+ * byte: leave out everything the thread ran since the end of its last
+ * MARK sequence (at most 64), and the one instruction after the special
+ * one, for sequences whose set-up the compiler partly emits. */
+#define CYCPROF_OWN_SINCE_MARK    0xff
 
 #ifndef CYCPROF_NUMBERS_ONLY
 #include <valgrind/valgrind.h>
@@ -111,8 +118,32 @@
                        : "x4", "memory");                                   \
       _cp_x3;                                                               \
    })
+/* The name's address reaches the asm in a register, which the compiler
+ * sets up outside it (or not at all, when it keeps one from before): a
+ * mark request just before lets the tool leave out whatever ran between
+ * the two.  Like the mark, the request gives the stack back in the one
+ * instruction after the special sequence. */
 #define CYCPROF__REQUEST_NAMED(req, name)                                   \
-   VALGRIND_DO_CLIENT_REQUEST_STMT((req), (name), 0, 0, 0, 0)
+   do {                                                                     \
+      (void)CYCPROF__REQUEST0(CYCPROF_REQ_MARK);                            \
+      __asm__ volatile("sub sp, sp, #32\n\t"                                \
+                       "movz x4, %1, lsl #16\n\t"                           \
+                       "movk x4, %2\n\t"                                    \
+                       "str x4, [sp]\n\t"                                   \
+                       "str %0, [sp, #8]\n\t"                               \
+                       "mov x4, %3\n\t"                                     \
+                       "str x4, [sp, #16]\n\t"                              \
+                       "mov x4, sp\n\t"                                     \
+                       "mov x3, #0\n\t"                                     \
+                       "ror x12, x12, #3; ror x12, x12, #13\n\t"            \
+                       "ror x12, x12, #51; ror x12, x12, #61\n\t"           \
+                       "orr x10, x10, x10\n\t"                              \
+                       "add sp, sp, #32"                                    \
+                       :                                                    \
+                       : "r"(name), "i"(((req) >> 16) & 0xffff),            \
+                         "i"((req) & 0xffff), "i"(CYCPROF_OWN_SINCE_MARK)   \
+                       : "x3", "x4", "memory");                             \
+   } while (0)
 
 #else
 
