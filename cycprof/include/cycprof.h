@@ -93,6 +93,22 @@
 
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
 
+/* The request's words go below SP; %1 and %2 are the request number's
+ * halves.  Then x4 points at them, x3 holds the default result, and
+ * after Valgrind's special sequence one instruction gives the stack back. */
+#define CYCPROF__A64_WORD0                                                  \
+   "sub sp, sp, #32\n\t"                                                    \
+   "movz x4, %1, lsl #16\n\t"                                               \
+   "movk x4, %2\n\t"                                                        \
+   "str x4, [sp]\n\t"
+#define CYCPROF__A64_CALL                                                   \
+   "mov x4, sp\n\t"                                                         \
+   "mov x3, #0\n\t"                                                         \
+   "ror x12, x12, #3; ror x12, x12, #13\n\t"                                \
+   "ror x12, x12, #51; ror x12, x12, #61\n\t"                               \
+   "orr x10, x10, x10\n\t"                                                  \
+   "add sp, sp, #32"
+
 /* All inside one asm statement: 8 instructions, Valgrind's special
  * sequence (4 rotates and an orr, which Valgrind decodes and counts as one
  * instruction), and the one that gives the stack back: 10 in all.  The
@@ -101,18 +117,10 @@
 #define CYCPROF__REQUEST0(req)                                              \
    __extension__({                                                          \
       register unsigned long long _cp_x3 __asm__("x3");                     \
-      __asm__ volatile("sub sp, sp, #32\n\t"                                \
-                       "movz x4, %1, lsl #16\n\t"                           \
-                       "movk x4, %2\n\t"                                    \
-                       "str x4, [sp]\n\t"                                   \
+      __asm__ volatile(CYCPROF__A64_WORD0                                   \
                        "mov x4, #10\n\t"                                    \
                        "str x4, [sp, #16]\n\t"                              \
-                       "mov x4, sp\n\t"                                     \
-                       "mov x3, #0\n\t"                                     \
-                       "ror x12, x12, #3; ror x12, x12, #13\n\t"            \
-                       "ror x12, x12, #51; ror x12, x12, #61\n\t"           \
-                       "orr x10, x10, x10\n\t"                              \
-                       "add sp, sp, #32"                                    \
+                       CYCPROF__A64_CALL                                    \
                        : "=r"(_cp_x3)                                       \
                        : "i"(((req) >> 16) & 0xffff), "i"((req) & 0xffff)   \
                        : "x4", "memory");                                   \
@@ -126,19 +134,11 @@
 #define CYCPROF__REQUEST_NAMED(req, name)                                   \
    do {                                                                     \
       (void)CYCPROF__REQUEST0(CYCPROF_REQ_MARK);                            \
-      __asm__ volatile("sub sp, sp, #32\n\t"                                \
-                       "movz x4, %1, lsl #16\n\t"                           \
-                       "movk x4, %2\n\t"                                    \
-                       "str x4, [sp]\n\t"                                   \
+      __asm__ volatile(CYCPROF__A64_WORD0                                   \
                        "str %0, [sp, #8]\n\t"                               \
                        "mov x4, %3\n\t"                                     \
                        "str x4, [sp, #16]\n\t"                              \
-                       "mov x4, sp\n\t"                                     \
-                       "mov x3, #0\n\t"                                     \
-                       "ror x12, x12, #3; ror x12, x12, #13\n\t"            \
-                       "ror x12, x12, #51; ror x12, x12, #61\n\t"           \
-                       "orr x10, x10, x10\n\t"                              \
-                       "add sp, sp, #32"                                    \
+                       CYCPROF__A64_CALL                                    \
                        :                                                    \
                        : "r"(name), "i"(((req) >> 16) & 0xffff),            \
                          "i"((req) & 0xffff), "i"(CYCPROF_OWN_SINCE_MARK)   \
