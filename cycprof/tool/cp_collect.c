@@ -144,6 +144,7 @@ static void seed_from_unwinder(ThreadId tid);
  * instructions of cycprof's own requests, which the counts leave out. */
 static ULong* thread_running;
 static ULong* thread_excluded;
+static ULong* thread_mark;   /* the count of the thread's mark + 1; 0: none */
 static UInt   thread_running_len;
 static ULong  excluded;
 static ULong  banked_at;           /* cp_running when last banked */
@@ -157,8 +158,11 @@ static ULong* thread_slot(UInt serial)
                                     len * sizeof(ULong));
       thread_excluded = VG_(realloc)("cp.collect.excl", thread_excluded,
                                      len * sizeof(ULong));
+      thread_mark = VG_(realloc)("cp.collect.mark", thread_mark,
+                                 len * sizeof(ULong));
       VG_(memset)(thread_running + old, 0, (len - old) * sizeof(ULong));
       VG_(memset)(thread_excluded + old, 0, (len - old) * sizeof(ULong));
+      VG_(memset)(thread_mark + old, 0, (len - old) * sizeof(ULong));
       thread_running_len = len;
    }
    return &thread_running[serial];
@@ -211,6 +215,21 @@ void cp_running_exclude(UInt serial, ULong n)
    thread_slot(serial);
    thread_excluded[serial] += n;
    excluded += n;
+}
+
+void cp_running_set_mark(UInt serial, ULong count)
+{
+   thread_slot(serial);
+   thread_mark[serial] = count + 1;
+}
+
+Bool cp_running_take_mark(UInt serial, ULong* count)
+{
+   thread_slot(serial);
+   if (!thread_mark[serial]) return False;
+   *count = thread_mark[serial] - 1;
+   thread_mark[serial] = 0;
+   return True;
 }
 
 ULong cp_running_total(void)

@@ -59,5 +59,9 @@ ULong cp_running_total(void);
 /* n instructions of serial's thread that were a cycprof request's own. */
 void  cp_running_exclude(UInt serial, ULong n);
 ULong cp_running_thread(UInt serial);
+/* A count of serial's thread kept for its next request (cycprof.h's mark
+ * request); taking it forgets it.  False: none kept. */
+void  cp_running_set_mark(UInt serial, ULong count);
+Bool  cp_running_take_mark(UInt serial, ULong* count);
 
 #endif

@@ -5,7 +5,6 @@
 #include "pub_tool_clreq.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
-#include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 #include "cp_callstack.h"
 #include "cp_collect.h"
@@ -47,33 +46,17 @@ static void client_string(Addr a, HChar* buf, SizeT size)
    buf[i] = 0;
 }
 
-/* Each thread's count at the end of its last MARK sequence, plus one
- * (0: none).  Counts at a request already leave out the instruction that
- * follows its special sequence (see cycprof.h), so that end is one on. */
-static ULong* marks;
-static UInt   marks_len;
-
-static ULong* mark_of(UInt serial)
-{
-   if (serial >= marks_len) {
-      UInt old = marks_len;
-      marks_len = serial + 16;
-      marks = VG_(realloc)("cp.req.marks", marks, marks_len * sizeof(ULong));
-      VG_(memset)(marks + old, 0, (marks_len - old) * sizeof(ULong));
-   }
-   return &marks[serial];
-}
-
 /* args[2]: the request's own instruction count in the low byte, and
  * above it the name's length (0: NUL-terminated). */
 static void exclude_own(ThreadId tid, UWord word)
 {
    UWord own = word & 0xff;
    UInt serial = cp_callstack_root(tid)->tid;
+   ULong mark;
    if (own == CYCPROF_OWN_SINCE_MARK) {
-      ULong* mark = mark_of(serial);
-      ULong since = *mark ? cp_running_thread(serial) - (*mark - 1) : ~0ULL;
-      *mark = 0;
+      ULong since = cp_running_take_mark(serial, &mark)
+                       ? cp_running_thread(serial) - mark : ~0ULL;
+      /* and, in advance, the instruction after the special sequence */
       if (since <= MAX_OWN_INSTRS) cp_running_exclude(serial, since + 1);
    } else if (own <= MAX_OWN_INSTRS) {
       cp_running_exclude(serial, own);
@@ -114,8 +97,10 @@ static Bool cycprof_request(ThreadId tid, UWord* args, UWord* ret)
    case CYCPROF_REQ_MARK:
       cp_running_need();
       exclude_own(tid, args[2]);
-      *mark_of(cp_callstack_root(tid)->tid) =
-         cp_running_thread(cp_callstack_root(tid)->tid) + 2;
+      /* The mark is the end of its sequence: the count here already
+       * leaves out the one instruction after the special sequence. */
+      cp_running_set_mark(cp_callstack_root(tid)->tid,
+                          cp_running_thread(cp_callstack_root(tid)->tid) + 1);
       return True;
    case CYCPROF_REQ_REGION_BEGIN:
    case CYCPROF_REQ_REGION_END:
