@@ -33,7 +33,7 @@ UWord cp_st_debug_object(Addr a)
 
 /* Instruction i ran once per departure through an exit past it, so the
  * instructions that ran are a prefix: up to the furthest exit taken. */
-UInt cp_st_ran_prefix(const SBInfo* sb, const ULong* counts)
+static UInt ran_prefix(const SBInfo* sb, const ULong* counts)
 {
    UInt j, n = 0;
    for (j = 0; j < sb->n_exits; j++)
@@ -51,7 +51,7 @@ static void find_ran_prefixes(SuperblockFacts* facts)
       const SBInfo* sb;
       const ULong* counts;
       for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
-         UInt ran = cp_st_ran_prefix(sb, counts);
+         UInt ran = ran_prefix(sb, counts);
          if (ran > facts[sb->id].n_ran) facts[sb->id].n_ran = ran;
       }
    }
@@ -141,7 +141,7 @@ static void note_unnamed_code_run(const LocationSet* s,
    const UInt* loc = sl->loc + sl->first[sb->id];
    UInt ran, i;
    if (f->first_unnamed == f->n_ran) return;
-   ran = cp_st_ran_prefix(sb, counts);
+   ran = ran_prefix(sb, counts);
    if (f->simple) {
       if (ran > f->first_unnamed)
          cp_unnamed_note(b, f->obj, sb->instr_addr[f->first_unnamed]);
@@ -153,18 +153,6 @@ static void note_unnamed_code_run(const LocationSet* s,
                            sb->instr_addr[i]);
 }
 
-void cp_st_find_unnamed_bases(const LocationSet* s,
-                              const SuperblockLocations* sl,
-                              const Context* c, UnnamedBases* b)
-{
-   const SBInfo* sb;
-   const ULong* counts;
-   UInt k;
-   b->used = 0;
-   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
-      note_unnamed_code_run(s, sl, sb, counts, b);
-}
-
 void cp_st_gather(const LocationSet* s, const SuperblockLocations* sl,
                   const Context* c, RanBlocks* r, UnnamedBases* b)
 {
@@ -172,8 +160,10 @@ void cp_st_gather(const LocationSet* s, const SuperblockLocations* sl,
    const ULong* counts;
    UInt k;
    b->used = 0;
-   r->used = 0;
+   if (r) r->used = 0;
    for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+      note_unnamed_code_run(s, sl, sb, counts, b);
+      if (!r) continue;
       if (r->used == r->capacity) {
          r->capacity = r->capacity ? 2 * r->capacity : 256;
          r->items = VG_(realloc)("cp.st.ran", r->items,
@@ -181,7 +171,6 @@ void cp_st_gather(const LocationSet* s, const SuperblockLocations* sl,
       }
       r->items[r->used].sb = sb;
       r->items[r->used++].counts = counts;
-      note_unnamed_code_run(s, sl, sb, counts, b);
    }
 }
 

@@ -62,13 +62,6 @@ typedef struct FrameFacts {
 } FrameFacts;
 FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl, Addr fn);
 
-/* Code without a symbol is named after the entry of its frame when that
- * has no symbol either and lies in the same object, else after the
- * lowest such address of its object that ran in the context. */
-void cp_st_find_unnamed_bases(const LocationSet* s,
-                              const SuperblockLocations* sl,
-                              const Context* c, UnnamedBases* b);
-
 /* A context's cost centers, as cp_next_cost_center gives them. */
 typedef struct {
    const SBInfo* sb;
@@ -80,7 +73,10 @@ typedef struct {
    UInt      used, capacity;
 } RanBlocks;
 
-/* c's cost centers and its unnamed bases in one walk of its counters. */
+/* c's cost centers (when r is not NULL) and its unnamed bases in one walk
+ * of its counters.  Code without a symbol is named after the entry of its
+ * frame when that has no symbol either and lies in the same object, else
+ * after the lowest such address of its object that ran in the context. */
 void cp_st_gather(const LocationSet* s, const SuperblockLocations* sl,
                   const Context* c, RanBlocks* r, UnnamedBases* b);
 
@@ -95,8 +91,5 @@ UInt cp_st_code_location(LocationSet* s, SuperblockLocations* sl,
 void cp_st_name_superblock(LocationSet* s, SuperblockLocations* sl,
                            const Context* c, const UnnamedBases* b,
                            const SBInfo* sb, UInt n, UInt* locs);
-
-/* How many of sb's first instructions ran, by its exit counters. */
-UInt cp_st_ran_prefix(const SBInfo* sb, const ULong* counts);
 
 #endif

@@ -79,7 +79,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       Context* c = cp_context_by_id(id);
       if (!c->callsite) continue;
       if (c->parent->kind == CtxRoot)
-         cp_st_find_unnamed_bases(s, sl, c->parent, &bases);
+         cp_st_gather(s, sl, c->parent, NULL, &bases);
       callsite_loc[id] = callsite_location(s, sl, c, &bases);
    }
    VG_(free)(bases.items);
