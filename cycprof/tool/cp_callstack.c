@@ -81,6 +81,17 @@ static Context* context_of_depth(ThreadStack* t, UInt depth)
    return depth ? t->frames[depth - 1].ctx : t->root;
 }
 
+void cp_callstack_mark_live_contexts(void)
+{
+   UInt tid, d;
+   for (tid = 0; threads && tid < VG_N_THREADS; tid++) {
+      ThreadStack* t = threads[tid];
+      if (!t) continue;
+      t->root->recently_used = True;
+      for (d = 0; d < t->depth; d++) t->frames[d].ctx->recently_used = True;
+   }
+}
+
 /* Pushes onto a stack known to have room: inline, because plain calls
  * (call_fast) go through it. */
 static inline Frame* push_with_room(ThreadStack* t, Addr sp, Addr fn,

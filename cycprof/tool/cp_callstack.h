@@ -14,6 +14,9 @@ Context* cp_callstack_root(ThreadId tid);
 void cp_callstack_seed(ThreadId tid, Context* root, UInt n, const Addr* fns,
                        const Addr* callsites, const Addr* sps);
 void cp_callstack_reroot(ThreadId tid, Context* root);
+/* Marks recently_used every context a live frame or a thread's root is
+ * in. */
+void cp_callstack_mark_live_contexts(void);
 
 /* Helpers called from instrumented code, see cp_instrument.c. */
 VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp);

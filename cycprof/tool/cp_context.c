@@ -5,6 +5,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
 #include "cp_arena.h"
+#include "cp_cold.h"
 #include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_counters.h"
@@ -292,8 +293,10 @@ DenseCounters cp_dense = { 0, 0, 0, (UWord)&cp_running };
  * one that runs a few early blocks of a big function stays small. */
 void cp_context_cover(Context* ctx, const SBInfo* sb)
 {
-   UInt old = ctx->dense_len, needed = sb->local + sb->n_exits;
+   UInt old, needed = sb->local + sb->n_exits;
    UInt all = cp_owner(ctx->owner)->n_counters, len = needed;
+   if (ctx->is_packed) cp_cold_unpack(ctx);
+   old = ctx->dense_len;
    if (needed <= old) return;
    if (len < old + old / 2) len = old + old / 2;
    if (len < 8) len = 8;
@@ -302,6 +305,7 @@ void cp_context_cover(Context* ctx, const SBInfo* sb)
    ctx->dense = VG_(realloc)("cp.ctx.dense", ctx->dense, len * sizeof(ULong));
    VG_(memset)(ctx->dense + old, 0, (len - old) * sizeof(ULong));
    ctx->dense_len = len;
+   cp_cold_note_growth(ctx, old, len);
 }
 
 void cp_context_lend(UWord base)
@@ -314,7 +318,7 @@ void cp_context_lend(UWord base)
 
 Bool cp_context_ran_code(const Context* ctx)
 {
-   return ctx->n_ccs > 0 || ctx->dense_len > 0;
+   return ctx->n_ccs > 0 || ctx->dense_len > 0 || ctx->is_packed;
 }
 
 /* Positions: first the dense counters (scanned for nonzero words: most
@@ -324,19 +328,20 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
                          const ULong** counts)
 {
    const Owner* o = cp_owner(ctx->owner);
-   UInt dense_end = ctx->dense_len < o->n_counters ? ctx->dense_len
-                                                   : o->n_counters;
+   UInt dense_len;
+   const ULong* dense = cp_cold_view(ctx, &dense_len);
+   UInt dense_end = dense_len < o->n_counters ? dense_len : o->n_counters;
    /* A local index: the tool is built without strict aliasing, so a
     * loop on *pos would store it at every one of the (mostly zero)
     * counters it skips. */
    UInt p = *pos;
-   while (p < dense_end && !ctx->dense[p]) p++;
+   while (p < dense_end && !dense[p]) p++;
    if (p < dense_end) {
       const SBInfo* s = o->sbs[o->sb_at[p]];
       /* Counters past dense_len were never published for ctx: zero. */
-      tl_assert(s->local + s->n_exits <= ctx->dense_len);
+      tl_assert(s->local + s->n_exits <= dense_len);
       *sb = s;
-      *counts = ctx->dense + s->local;
+      *counts = dense + s->local;
       *pos = s->local + s->n_exits;
       return True;
    }

@@ -42,6 +42,7 @@ static inline void cp_context_publish(Context* ctx)
    cp_dense.running = (UWord)&cp_running;
    cp_dense.base = (UWord)ctx->dense;
    cp_dense.limit = ctx->dense_len;
+   ctx->recently_used = True;
 }
 /* For a superblock its frame's function does not own: base such that its
  * counters are at base + local, for this run of it only; the next

@@ -13,6 +13,7 @@
 #include "pub_tool_xarray.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
+#include "cp_cold.h"
 #include "cp_collect.h"
 #include "cp_parts.h"
 #include "cp_regions.h"
@@ -135,6 +136,7 @@ static void free_destination(Destination* d)
 static void report_memory(void)
 {
    ContextMemory m;
+   ColdStats cold;
    UInt n = cp_context_count();
    cp_context_memory(&m);
    VG_(dmsg)("cycprof: memory: records %llu, dense counters %llu (%llu "
@@ -142,6 +144,11 @@ static void report_memory(void)
              "edge table %llu bytes\n", (ULong)cp_arena_bytes(),
              m.dense_bytes, m.dense_used, m.table_bytes,
              cp_counters_bytes(), m.edge_table_bytes);
+   cp_cold_stats(&cold);
+   VG_(dmsg)("cycprof: packed counters: %llu bytes (%llu released), %llu "
+             "contexts packed, %llu unpacked again, in %llu sweeps\n",
+             cold.packed_bytes, cold.released_bytes, cold.packed,
+             cold.unpacked, cold.sweeps);
    if (n)
       VG_(dmsg)("cycprof: memory per context: records %llu, dense %llu, "
                 "tables %llu bytes\n", (ULong)cp_arena_bytes() / n,

@@ -20,6 +20,7 @@ CpOptions cp_opts = {
    .pprof_max_dump_mb = 2048,
    .pprof_max_samples = -1,   /* 250000 at line granularity, else 0 */
    .out_stall_limit   = 300,
+   .pack_cold_kb      = 32768,
 };
 
 Bool cp_process_option(const HChar* arg)
@@ -44,6 +45,8 @@ Bool cp_process_option(const HChar* arg)
                        cp_opts.pprof_max_samples, 0, 1 << 30) {}
    else if VG_BINT_CLO(arg, "--out-stall-limit", cp_opts.out_stall_limit,
                        0, 86400) {}
+   else if VG_BINT_CLO(arg, "--pack-cold-counters", cp_opts.pack_cold_kb,
+                       0, 1 << 30) {}
    else if VG_BOOL_CLO(arg, "--fold-recursion", cp_opts.fold_recursion) {}
    else if VG_BOOL_CLO(arg, "--dump-instr", cp_opts.dump_instr) {}
    else if VG_BOOL_CLO(arg, "--keep-stacks", cp_opts.keep_stacks) {}
@@ -84,6 +87,9 @@ void cp_print_usage(void)
 "                              seconds; 0 waits without end [300]\n"
 "    --fold-recursion=no|yes   a call to a function already on the stack reuses\n"
 "                              that frame's context (bounded memory) [yes]\n"
+"    --pack-cold-counters=<KiB>  once counters take more than KiB, pack\n"
+"                              those of contexts no frame is in (their\n"
+"                              counts stay exact) [32768]; 0: never\n"
 "    --dump-instr=no|yes       per-instruction positions in the callgrind file [no]\n"
 "    --top=<N>                 print the N costliest functions at exit [0]\n"
 "    --collect-atstart=no|yes  collect from the start [yes]\n"

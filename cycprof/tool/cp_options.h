@@ -19,6 +19,7 @@ typedef struct {
    Int          pprof_max_samples; /* --pprof-max-samples, 0: no limit,
                                    * -1: not given (cp_pprof_max_samples) */
    Int          out_stall_limit;   /* --out-stall-limit, seconds, 0: none */
+   Int          pack_cold_kb;      /* --pack-cold-counters, KiB, 0: never */
 } CpOptions;
 
 extern CpOptions cp_opts;

@@ -7,6 +7,7 @@
 #include "cp_counters.h"
 #include "cp_dump.h"
 #include "cp_instrument.h"
+#include "cp_cold.h"
 #include "cp_parts.h"
 #include "cp_regions.h"
 
@@ -29,7 +30,7 @@ void cp_parts_zero(void)
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       c->calls = 0;
-      if (c->dense) VG_(memset)(c->dense, 0, c->dense_len * sizeof(ULong));
+      cp_cold_zero(c);
       for (k = 0; k < c->ccs_capacity; k++) {
          const CostCenter* cc = &c->ccs[k];
          if (cc->sb_key)

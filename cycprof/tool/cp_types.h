@@ -86,9 +86,12 @@ typedef struct Context {
    struct Context* parent;
    ULong       calls;      /* how often a frame entered this context */
    UInt        owner;      /* fn's id in cp_owners.h */
-   UInt        dense_len;
-   ULong*      dense;      /* [dense_len]: counters of superblocks fn owns,
+   UInt        dense_len;  /* 0 while packed */
+   union {
+      ULong*   dense;      /* [dense_len]: counters of superblocks fn owns,
                             * as far as those that ran here need */
+      UChar*   packed;     /* when is_packed: the same, cp_packed.h */
+   };
    Addr        callsite;   /* where control left the parent (0 for roots) */
    Addr        fn;         /* function of this frame; signo for signals */
    UInt        id;         /* dense, creation order: parents first */
@@ -98,6 +101,9 @@ typedef struct Context {
     * from another function (mutual recursion): see cp_context_enter. */
    Bool        reentry;
    UChar       toggled;    /* --toggle-collect frames on its chain, mod 2 */
+   Bool        is_packed;  /* its frame left every stack (cp_context.c) */
+   Bool        recently_used; /* published since the last packing, or in
+                               * a live frame (cp_cold.h) */
    UInt        region;     /* open region set (cp_regions.h), 0: none */
    UInt        collect_owner; /* owner, or CP_OWNER_NOT_COLLECTING while
                                * collection is off here (cp_collect.h) */

@@ -1,0 +1,134 @@
+/* cycprof: packing the dense counters of contexts no thread is in
+ * (cp_cold.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_callstack.h"
+#include "cp_cold.h"
+#include "cp_options.h"
+#include "cp_packed.h"
+
+/* The contexts whose counters are dense, and their bytes. */
+static Context** unpacked;
+static UInt      n_unpacked, unpacked_capacity;
+static ULong     live_bytes;
+/* What stayed dense after the last packing.  Packing again only once
+ * half the limit was allocated since keeps its cost proportional to the
+ * allocations, even when more than the limit is in use. */
+static ULong     live_after_packing;
+
+static ColdStats stats;
+
+/* The decoded copy cp_cold_view hands out, and whose it is. */
+static const UChar* view_of;
+static ULong*       view;
+static UInt         view_len, view_capacity;
+
+static void remember_unpacked(Context* ctx)
+{
+   if (n_unpacked == unpacked_capacity) {
+      unpacked_capacity = unpacked_capacity ? 2 * unpacked_capacity : 1024;
+      unpacked = VG_(realloc)("cp.cold.unpacked", unpacked,
+                              unpacked_capacity * sizeof(Context*));
+   }
+   unpacked[n_unpacked++] = ctx;
+}
+
+static void pack(Context* ctx)
+{
+   UChar* copy = cp_packed_encode(ctx->dense, ctx->dense_len);
+   VG_(free)(ctx->dense);
+   ctx->packed = copy;
+   ctx->dense_len = 0;
+   ctx->is_packed = True;
+   stats.packed++;
+}
+
+/* Second chance: a context published since the last packing, or in a
+ * live frame, keeps its counters dense until the next one (re-entered
+ * callees would otherwise be unpacked again at once); the current one's
+ * counters are published to the inline code (cp_dense) and must stay
+ * where they are. */
+static void pack_cold_contexts(Context* keep)
+{
+   UInt i, kept = 0;
+   cp_callstack_mark_live_contexts();
+   cp_cur_ctx->recently_used = True;
+   keep->recently_used = True;
+   live_bytes = 0;
+   for (i = 0; i < n_unpacked; i++) {
+      Context* c = unpacked[i];
+      if (c->recently_used) {
+         c->recently_used = False;
+         unpacked[kept++] = c;
+         live_bytes += (ULong)c->dense_len * sizeof(ULong);
+      } else {
+         pack(c);
+      }
+   }
+   n_unpacked = kept;
+   live_after_packing = live_bytes;
+   stats.sweeps++;
+}
+
+void cp_cold_note_growth(Context* ctx, UInt old_len, UInt new_len)
+{
+   ULong limit = (ULong)cp_opts.pack_cold_kb << 10;
+   if (old_len == 0) remember_unpacked(ctx);
+   live_bytes += (ULong)(new_len - old_len) * sizeof(ULong);
+   if (limit && live_bytes > limit
+       && live_bytes > live_after_packing + limit / 2)
+      pack_cold_contexts(ctx);
+}
+
+void cp_cold_unpack(Context* ctx)
+{
+   UChar* copy = ctx->packed;
+   UInt len = cp_packed_len(copy);
+   ctx->dense = VG_(malloc)("cp.ctx.dense", len * sizeof(ULong));
+   cp_packed_decode(copy, ctx->dense);
+   cp_packed_release(copy);
+   ctx->dense_len = len;
+   ctx->is_packed = False;
+   remember_unpacked(ctx);
+   live_bytes += (ULong)len * sizeof(ULong);
+   stats.unpacked++;
+}
+
+const ULong* cp_cold_view(const Context* ctx, UInt* len)
+{
+   if (!ctx->is_packed) {
+      *len = ctx->dense_len;
+      return ctx->dense;
+   }
+   if (view_of != ctx->packed) {
+      view_len = cp_packed_len(ctx->packed);
+      if (view_len > view_capacity) {
+         view_capacity = view_len;
+         view = VG_(realloc)("cp.cold.view", view,
+                             view_capacity * sizeof(ULong));
+      }
+      cp_packed_decode(ctx->packed, view);
+      view_of = ctx->packed;
+   }
+   *len = view_len;
+   return view;
+}
+
+void cp_cold_zero(Context* ctx)
+{
+   if (ctx->is_packed) {
+      cp_packed_zero(ctx->packed);
+      if (view_of == ctx->packed) view_of = NULL;
+   } else if (ctx->dense) {
+      VG_(memset)(ctx->dense, 0, ctx->dense_len * sizeof(ULong));
+   }
+}
+
+void cp_cold_stats(ColdStats* s)
+{
+   *s = stats;
+   s->packed_bytes = cp_packed_bytes();
+   s->released_bytes = cp_packed_released_bytes();
+}

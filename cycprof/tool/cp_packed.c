@@ -1,0 +1,136 @@
+/* cycprof: packed dense counters (cp_packed.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_packed.h"
+
+/* Copies are bump-allocated without headers: a malloc block's overhead
+ * would be as large as the typical copy. */
+#define CHUNK_BYTES (4 * 1024 * 1024)
+
+static UChar* chunk_next;
+static SizeT  chunk_left;
+static SizeT  total_bytes, released_bytes;
+
+static UChar* scratch;          /* encoding buffer, worst case sized */
+static SizeT  scratch_capacity;
+
+static UChar* put_varint(UChar* p, ULong v)
+{
+   while (v >= 0x80) {
+      *p++ = (UChar)(v | 0x80);
+      v >>= 7;
+   }
+   *p++ = (UChar)v;
+   return p;
+}
+
+static const UChar* get_varint(const UChar* p, ULong* v)
+{
+   ULong x = 0;
+   UInt shift = 0;
+   for (;; shift += 7) {
+      UChar b = *p++;
+      x |= (ULong)(b & 0x7f) << shift;
+      if (!(b & 0x80)) break;
+   }
+   *v = x;
+   return p;
+}
+
+static UChar* bump(SizeT size)
+{
+   UChar* p;
+   if (size > chunk_left) {
+      SizeT bytes = size > CHUNK_BYTES ? size : CHUNK_BYTES;
+      chunk_next = VG_(malloc)("cp.packed", bytes);
+      chunk_left = bytes;
+   }
+   p = chunk_next;
+   chunk_next += size;
+   chunk_left -= size;
+   total_bytes += size;
+   return p;
+}
+
+UChar* cp_packed_encode(const ULong* dense, UInt len)
+{
+   SizeT worst = 3 * 10 + (SizeT)len * 20, size;
+   UChar* p;
+   UChar* copy;
+   UInt i, n_nonzero = 0, gap = 0;
+   if (worst > scratch_capacity) {
+      scratch_capacity = worst > 4096 ? worst : 4096;
+      scratch = VG_(realloc)("cp.packed.scratch", scratch, scratch_capacity);
+   }
+   for (i = 0; i < len; i++) n_nonzero += dense[i] != 0;
+   p = put_varint(scratch, len);
+   p = put_varint(p, n_nonzero);
+   for (i = 0; i < len; i++) {
+      if (!dense[i]) {
+         gap++;
+         continue;
+      }
+      p = put_varint(p, gap);
+      p = put_varint(p, dense[i]);
+      gap = 0;
+   }
+   size = p - scratch;
+   copy = bump(size);
+   VG_(memcpy)(copy, scratch, size);
+   return copy;
+}
+
+UInt cp_packed_len(const UChar* packed)
+{
+   ULong len;
+   get_varint(packed, &len);
+   return (UInt)len;
+}
+
+void cp_packed_decode(const UChar* packed, ULong* dense)
+{
+   ULong len, n_nonzero, gap, value, k;
+   const UChar* p = get_varint(packed, &len);
+   UInt at = 0;
+   p = get_varint(p, &n_nonzero);
+   VG_(memset)(dense, 0, len * sizeof(ULong));
+   for (k = 0; k < n_nonzero; k++) {
+      p = get_varint(p, &gap);
+      p = get_varint(p, &value);
+      at += (UInt)gap;
+      tl_assert(at < len);
+      dense[at++] = value;
+   }
+}
+
+/* The count of nonzero counters follows the length: a zero there ends
+ * the copy whatever came after. */
+void cp_packed_zero(UChar* packed)
+{
+   ULong len;
+   UChar* count = (UChar*)get_varint(packed, &len);
+   *count = 0;
+}
+
+/* Copies carry no size of their own: 4 bytes each would be a sixth of
+ * the typical copy.  Releasing is rare enough to read it through. */
+void cp_packed_release(const UChar* packed)
+{
+   ULong len, n_nonzero, v, k;
+   const UChar* p = get_varint(packed, &len);
+   p = get_varint(p, &n_nonzero);
+   for (k = 0; k < 2 * n_nonzero; k++) p = get_varint(p, &v);
+   released_bytes += p - packed;
+}
+
+SizeT cp_packed_bytes(void)
+{
+   return total_bytes;
+}
+
+SizeT cp_packed_released_bytes(void)
+{
+   return released_bytes;
+}
