@@ -48,11 +48,6 @@ void cp_collect_lend_scratch(const SBInfo* sb)
    cp_dense.running = (UWord)&running_scratch;
 }
 
-static void set_collect_owner(Context* c)
-{
-   c->collect_owner = cp_collecting_in(c) ? c->owner : CP_OWNER_NOT_COLLECTING;
-}
-
 Bool cp_collect_option(const HChar* arg)
 {
    const HChar* pattern;
@@ -99,7 +94,6 @@ void cp_collect_new_context(Context* c)
       c->toggled = c->parent->toggled
                    ^ (c->kind == CtxCall && toggles_collection(c->fn));
    }
-   set_collect_owner(c);
 }
 
 static void republish(void)
@@ -125,9 +119,7 @@ void cp_request_sb_recount(Int delta)
 
 void cp_collect_set(Bool on)
 {
-   UInt id, n = cp_context_count();
    cp_collect_base = on ? 1 : 0;
-   for (id = 1; id <= n; id++) set_collect_owner(cp_context_by_id(id));
    republish();
 }
 

@@ -21,8 +21,7 @@ extern ULong  cp_running;
 
 /* Owner value published while collection is off: no superblock has it,
  * so every superblock calls the block-entry helper, which lends it
- * scratch counters.  Kept in each context (collect_owner) so that
- * publishing a context costs what it did without collection control. */
+ * scratch counters. */
 #define CP_OWNER_NOT_COLLECTING 0xFFFFFFFFu
 
 static inline Bool cp_collecting_in(const Context* ctx)

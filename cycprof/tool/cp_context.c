@@ -243,25 +243,59 @@ Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
    return to;
 }
 
-static UWord slot_of(const Context* ctx, UInt sb_key)
+/* The cost centers of superblocks a context's function does not own
+ * (code run in another function's frame).  Few contexts have any, so
+ * their tables are found through a map by context id rather than
+ * through 16 bytes in every context. */
+typedef struct {
+   CostCenter* ccs;        /* [capacity], a power of two */
+   UInt        n_ccs;
+   UInt        capacity;
+} ForeignTable;
+
+static AddrMap       foreign_index;   /* context id -> foreign_tables[i] */
+static ForeignTable* foreign_tables;
+static UInt          n_foreign, foreign_capacity;
+
+static ForeignTable* foreign_of(const Context* ctx)
 {
-   UWord mask = ctx->ccs_capacity - 1;
+   if (!ctx->has_foreign) return NULL;
+   return &foreign_tables[*cp_addrmap_find(&foreign_index, ctx->id)];
+}
+
+static ForeignTable* new_foreign_table(Context* ctx)
+{
+   if (!foreign_index.keys) cp_addrmap_init(&foreign_index, 1024);
+   if (n_foreign == foreign_capacity) {
+      foreign_capacity = foreign_capacity ? 2 * foreign_capacity : 1024;
+      foreign_tables = VG_(realloc)("cp.ctx.foreign", foreign_tables,
+                                    foreign_capacity * sizeof(ForeignTable));
+   }
+   VG_(memset)(&foreign_tables[n_foreign], 0, sizeof(ForeignTable));
+   cp_addrmap_put(&foreign_index, ctx->id, n_foreign);
+   ctx->has_foreign = True;
+   return &foreign_tables[n_foreign++];
+}
+
+static UWord slot_of(const ForeignTable* t, UInt sb_key)
+{
+   UWord mask = t->capacity - 1;
    UWord i = cp_hash_word(sb_key) & mask;
-   while (ctx->ccs[i].sb_key && ctx->ccs[i].sb_key != sb_key) {
+   while (t->ccs[i].sb_key && t->ccs[i].sb_key != sb_key) {
       cp_stats.probes++;
       i = (i + 1) & mask;
    }
    return i;
 }
 
-static void grow_cost_centers(Context* ctx)
+static void grow_cost_centers(ForeignTable* t)
 {
-   CostCenter* old = ctx->ccs;
-   UInt k, n = ctx->ccs_capacity;
-   ctx->ccs_capacity = n ? 2 * n : 4;
-   ctx->ccs = VG_(calloc)("cp.ctx.ccs", ctx->ccs_capacity, sizeof(CostCenter));
+   CostCenter* old = t->ccs;
+   UInt k, n = t->capacity;
+   t->capacity = n ? 2 * n : 4;
+   t->ccs = VG_(calloc)("cp.ctx.ccs", t->capacity, sizeof(CostCenter));
    for (k = 0; k < n; k++)
-      if (old[k].sb_key) ctx->ccs[slot_of(ctx, old[k].sb_key)] = old[k];
+      if (old[k].sb_key) t->ccs[slot_of(t, old[k].sb_key)] = old[k];
    if (old) VG_(free)(old);
 }
 
@@ -269,20 +303,36 @@ ULong* cp_counters(Context* ctx, SBInfo* sb)
 {
    UInt key = sb->id + 1;
    UWord i;
+   ForeignTable* t = foreign_of(ctx);
    cp_stats.cost_center_lookups++;
-   if (ctx->ccs) {
-      i = slot_of(ctx, key);
-      if (ctx->ccs[i].sb_key) return cp_counters_at(ctx->ccs[i].counters);
+   if (t) {
+      i = slot_of(t, key);
+      if (t->ccs[i].sb_key) return cp_counters_at(t->ccs[i].counters);
+   } else {
+      t = new_foreign_table(ctx);
    }
    /* Up to 7/8 full: lookups are rare (most misses are served by the
     * superblock's recent contexts), memory is not. */
-   if (8 * (ctx->n_ccs + 1) > 7 * ctx->ccs_capacity) grow_cost_centers(ctx);
-   i = slot_of(ctx, key);
+   if (8 * (t->n_ccs + 1) > 7 * t->capacity) grow_cost_centers(t);
+   i = slot_of(t, key);
    cp_stats.cost_centers++;
-   ctx->ccs[i].sb_key = key;
-   ctx->ccs[i].counters = cp_counters_alloc(sb->n_exits);
-   ctx->n_ccs++;
-   return cp_counters_at(ctx->ccs[i].counters);
+   t->ccs[i].sb_key = key;
+   t->ccs[i].counters = cp_counters_alloc(sb->n_exits);
+   t->n_ccs++;
+   return cp_counters_at(t->ccs[i].counters);
+}
+
+void cp_context_zero(Context* ctx)
+{
+   const ForeignTable* t = foreign_of(ctx);
+   UInt k;
+   ctx->calls = 0;
+   cp_cold_zero(ctx);
+   for (k = 0; t && k < t->capacity; k++)
+      if (t->ccs[k].sb_key)
+         VG_(memset)(cp_counters_at(t->ccs[k].counters), 0,
+                     cp_sbinfo_at(t->ccs[k].sb_key - 1)->n_exits
+                        * sizeof(ULong));
 }
 
 /* Owner 0 is nobody's: every superblock calls the helper. */
@@ -318,7 +368,7 @@ void cp_context_lend(UWord base)
 
 Bool cp_context_ran_code(const Context* ctx)
 {
-   return ctx->n_ccs > 0 || ctx->dense_len > 0 || ctx->is_packed;
+   return ctx->has_foreign || ctx->dense_len > 0 || ctx->is_packed;
 }
 
 /* Positions: first the dense counters (scanned for nonzero words: most
@@ -328,6 +378,7 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
                          const ULong** counts)
 {
    const Owner* o = cp_owner(ctx->owner);
+   const ForeignTable* t;
    UInt dense_len;
    const ULong* dense = cp_cold_view(ctx, &dense_len);
    UInt dense_end = dense_len < o->n_counters ? dense_len : o->n_counters;
@@ -345,8 +396,9 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
       *pos = s->local + s->n_exits;
       return True;
    }
-   for (; p - dense_end < ctx->ccs_capacity; p++) {
-      const CostCenter* cc = &ctx->ccs[p - dense_end];
+   t = foreign_of(ctx);
+   for (; t && p - dense_end < t->capacity; p++) {
+      const CostCenter* cc = &t->ccs[p - dense_end];
       if (!cc->sb_key) continue;
       *sb = cp_sbinfo_at(cc->sb_key - 1);
       *counts = cp_counters_at(cc->counters);
@@ -366,8 +418,9 @@ void cp_context_memory(ContextMemory* m)
       m->dense_bytes += (ULong)c->dense_len * sizeof(ULong);
       for (k = 0; k < c->dense_len; k++)
          if (c->dense[k]) m->dense_used += sizeof(ULong);
-      m->table_bytes += (ULong)c->ccs_capacity * sizeof(CostCenter);
    }
+   for (k = 0; k < n_foreign; k++)
+      m->table_bytes += (ULong)foreign_tables[k].capacity * sizeof(CostCenter);
    m->edge_table_bytes = (child_mask + 1) * sizeof(UWord)
                          + folds.n_buckets * sizeof(void*);
 }

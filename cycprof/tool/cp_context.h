@@ -38,7 +38,8 @@ void        cp_context_cover(Context* ctx, const SBInfo* sb);
  * call and return. */
 static inline void cp_context_publish(Context* ctx)
 {
-   cp_dense.owner = ctx->collect_owner;
+   cp_dense.owner = cp_collecting_in(ctx) ? ctx->owner
+                                          : CP_OWNER_NOT_COLLECTING;
    cp_dense.running = (UWord)&cp_running;
    cp_dense.base = (UWord)ctx->dense;
    cp_dense.limit = ctx->dense_len;
@@ -49,6 +50,8 @@ static inline void cp_context_publish(Context* ctx)
  * superblock finds no owner and calls the helper, which publishes again. */
 void        cp_context_lend(UWord base);
 Bool        cp_context_ran_code(const Context* ctx);
+/* Zeroes all of ctx's counts (a dump that starts a new part). */
+void        cp_context_zero(Context* ctx);
 /* Walks ctx's cost centers:
  *    for (pos = 0; cp_next_cost_center(ctx, &pos, &sb, &counts); ) ...  */
 Bool        cp_next_cost_center(const Context* ctx, UInt* pos,

@@ -7,7 +7,6 @@
 #include "cp_counters.h"
 #include "cp_dump.h"
 #include "cp_instrument.h"
-#include "cp_cold.h"
 #include "cp_parts.h"
 #include "cp_regions.h"
 
@@ -26,19 +25,8 @@ void cp_parts_final(void)
 
 void cp_parts_zero(void)
 {
-   UInt id, n = cp_context_count(), k;
-   for (id = 1; id <= n; id++) {
-      Context* c = cp_context_by_id(id);
-      c->calls = 0;
-      cp_cold_zero(c);
-      for (k = 0; k < c->ccs_capacity; k++) {
-         const CostCenter* cc = &c->ccs[k];
-         if (cc->sb_key)
-            VG_(memset)(cp_counters_at(cc->counters), 0,
-                        cp_sbinfo_at(cc->sb_key - 1)->n_exits
-                           * sizeof(ULong));
-      }
-   }
+   UInt id, n = cp_context_count();
+   for (id = 1; id <= n; id++) cp_context_zero(cp_context_by_id(id));
    cp_regions_zero_part();
 }
 

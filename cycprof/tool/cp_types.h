@@ -80,13 +80,13 @@ typedef struct CostCenter {
 
 typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
-/* A calling context: the chain of active calls from a thread's root. */
+/* A calling context: the chain of active calls from a thread's root.
+ * There are millions in a big program (cc1plus: 4 M), so every byte
+ * counts: 64 in all.  The counters of superblocks fn does not own are in
+ * a table off the context (cp_context.c), which few contexts have. */
 typedef struct Context {
-   /* What every call touches first, in one cache line. */
    struct Context* parent;
    ULong       calls;      /* how often a frame entered this context */
-   UInt        owner;      /* fn's id in cp_owners.h */
-   UInt        dense_len;  /* 0 while packed */
    union {
       ULong*   dense;      /* [dense_len]: counters of superblocks fn owns,
                             * as far as those that ran here need */
@@ -94,23 +94,21 @@ typedef struct Context {
    };
    Addr        callsite;   /* where control left the parent (0 for roots) */
    Addr        fn;         /* function of this frame; signo for signals */
+   UInt        owner;      /* fn's id in cp_owners.h */
+   UInt        dense_len;  /* 0 while packed */
    UInt        id;         /* dense, creation order: parents first */
    UInt        tid;
-   CtxKind     kind;
+   UInt        region;     /* open region set (cp_regions.h), 0: none */
+   UChar       kind : 2;   /* CtxKind */
    /* A frame of a function already active further up the chain, entered
     * from another function (mutual recursion): see cp_context_enter. */
-   Bool        reentry;
-   UChar       toggled;    /* --toggle-collect frames on its chain, mod 2 */
-   Bool        is_packed;  /* its frame left every stack (cp_context.c) */
-   Bool        recently_used; /* published since the last packing, or in
-                               * a live frame (cp_cold.h) */
-   UInt        region;     /* open region set (cp_regions.h), 0: none */
-   UInt        collect_owner; /* owner, or CP_OWNER_NOT_COLLECTING while
-                               * collection is off here (cp_collect.h) */
-   CostCenter* ccs;        /* [ccs_capacity], a power of two, or NULL:
-                            * superblocks run here that fn does not own */
-   UInt        n_ccs;
-   UInt        ccs_capacity;
+   UChar       reentry : 1;
+   UChar       toggled : 1;       /* --toggle-collect frames on its chain,
+                                   * mod 2 */
+   UChar       is_packed : 1;     /* its frame left every stack (cp_cold.h) */
+   UChar       recently_used : 1; /* published since the last packing, or
+                                   * in a live frame (cp_cold.h) */
+   UChar       has_foreign : 1;   /* it has a table of cost centers */
 } Context;
 
 /* A frame of the shadow call stack. */
