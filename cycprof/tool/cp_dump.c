@@ -205,6 +205,9 @@ static Bool write_pprof(const Destination* pb, ULong total, const HChar* cmd,
    return ok;
 }
 
+/* The pprof writer's exit status when it failed and said why. */
+#define WRITER_SAID_WHY 3
+
 /* The pprof profile is written by a forked copy of the tool while this
  * process writes the callgrind file: the two share nothing but the
  * counts, and the exit takes as long as the slower one rather than both.
@@ -216,21 +219,35 @@ static Int start_pprof_writer(const Destination* pb, ULong total,
    Int pid = VG_(getpid)();   /* the profiled process, not the writer */
    Int child = VG_(fork)();
    if (child > 0) return child;
+   if (child == 0) cp_sys_forget_client_memory();
    *ok = write_pprof(pb, total, cmd, pid);
-   if (child == 0) VG_(exit)(*ok ? 0 : 1);
+   if (child == 0) VG_(exit)(*ok ? 0 : WRITER_SAID_WHY);
    return 0;
 }
 
 static Bool pprof_writer_succeeded(Int writer, const Destination* pb)
 {
-   Int status = 0;
-   if (VG_(waitpid)(writer, &status, 0) != writer) status = 0x100;
-   if ((status & 0x7f) != 0 && (status & 0x7f) != 0x7f) {
-      VG_(umsg)("cycprof: no pprof profile %s: its writer was killed by "
-                "signal %d\n", pb->target.path, status & 0x7f);
-      if (!pb->target.in_place) VG_(unlink)(pb->staged);
+   Int status = 0, sig, code;
+   if (VG_(waitpid)(writer, &status, 0) != writer) {
+      VG_(umsg)("cycprof: no pprof profile %s: its writer could not be "
+                "waited for\n", pb->target.path);
+      status = -1;
+   } else if (status == 0) {
+      return True;
    }
-   return status == 0;
+   sig = status & 0x7f;
+   code = (status >> 8) & 0xff;
+   if (status == -1)
+      ;
+   else if (sig != 0 && sig != 0x7f)
+      VG_(umsg)("cycprof: no pprof profile %s: its writer was killed by "
+                "signal %d\n", pb->target.path, sig);
+   else if (code != WRITER_SAID_WHY)
+      /* Valgrind's own fatal errors in the writer end it with 1. */
+      VG_(umsg)("cycprof: no pprof profile %s: its writer exited with "
+                "status %d (see the lines above)\n", pb->target.path, code);
+   if (!pb->target.in_place) VG_(unlink)(pb->staged);
+   return False;
 }
 
 static Bool publish(const Destination* d, const HChar* what)

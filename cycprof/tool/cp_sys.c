@@ -1,10 +1,12 @@
 /* cycprof: the few system calls the tool needs beyond the tool interface. */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
 #include "cp_sys.h"
 
 /* Core functions the tool interface does not declare. */
@@ -112,4 +114,36 @@ ULong cp_sys_now_ms(void)
    struct vki_timespec ts;
    VG_(clock_gettime)(&ts, VKI_CLOCK_MONOTONIC);
    return (ULong)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* asm-generic/mman-common.h, the same on amd64 and arm64; not in vki. */
+#define CP_MADV_DONTNEED 4
+
+/* VG_(getenv) reads the client's environment (VALGRIND_LIB for the
+ * helper's path, TMPDIR, the helper's own environment): its stack stays. */
+static Bool holds_environment(NSegment const* seg)
+{
+   Addr env = (Addr)VG_(client_envp);
+   Addr first = VG_(client_envp) ? (Addr)VG_(client_envp)[0] : 0;
+   return (env >= seg->start && env <= seg->end)
+          || (first >= seg->start && first <= seg->end);
+}
+
+void cp_sys_forget_client_memory(void)
+{
+   UInt kinds = SkAnonC | SkFileC | SkShmC;
+   Addr one;
+   Int n = VG_(am_get_segment_starts)(kinds, &one, 1), i;
+   Addr* starts;
+   if (n == 0) return;
+   if (n < 0) n = -n;
+   starts = VG_(malloc)("cp.sys.segs", n * sizeof(Addr));
+   n = VG_(am_get_segment_starts)(kinds, starts, n);
+   for (i = 0; i < n; i++) {
+      NSegment const* seg = VG_(am_find_nsegment)(starts[i]);
+      if (seg && !holds_environment(seg))
+         VG_(do_syscall)(__NR_madvise, seg->start, seg->end + 1 - seg->start,
+                         CP_MADV_DONTNEED, 0, 0, 0, 0, 0);
+   }
+   VG_(free)(starts);
 }

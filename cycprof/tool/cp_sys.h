@@ -34,6 +34,11 @@ Int cp_sys_wait_writable(Int fd, Int timeout_ms);
  * with our pid is removed first); returns the fd or -errno. */
 Int cp_sys_create_new(const HChar* path);
 
+/* In a forked child that will never run the client again: drops its
+ * copy of the client's memory (madvise MADV_DONTNEED), so that the
+ * child's resident size is Valgrind's alone.  The parent keeps its own. */
+void cp_sys_forget_client_memory(void);
+
 /* setpgid(0, 0). */
 void cp_sys_new_process_group(void);
 
