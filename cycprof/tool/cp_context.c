@@ -44,9 +44,13 @@ typedef struct {
 static UWord*     child_slots;      /* tagged Context*, 0: empty */
 static UWord      child_mask, n_children;
 static ChainTable folds;
-static Context**  all_contexts;     /* [1 .. n_contexts] */
+/* Contexts by id, in chunks of their own: id -> address is arithmetic
+ * (no table of 8-byte pointers), and walks by id read memory in order. */
+#define CHUNK_SHIFT 14
+#define CHUNK_CONTEXTS (1u << CHUNK_SHIFT)
+static Context**  chunks;
+static UInt       n_chunks, chunks_capacity;
 static UInt       n_contexts;
-static UInt       contexts_capacity;
 
 static void table_init(ChainTable* t, UWord n)
 {
@@ -137,16 +141,29 @@ void cp_context_init(void)
    table_init(&folds, 1 << 8);
    child_mask = (1 << 12) - 1;
    child_slots = VG_(calloc)("cp.ctx.children", child_mask + 1, sizeof(UWord));
-   contexts_capacity = 1 << 12;
-   all_contexts = VG_(malloc)("cp.ctx.all",
-                              contexts_capacity * sizeof(Context*));
    n_contexts = 0;
+}
+
+/* A zeroed context for id, which is the next one. */
+static Context* context_slot(UInt id)
+{
+   if ((id >> CHUNK_SHIFT) == n_chunks) {
+      if (n_chunks == chunks_capacity) {
+         chunks_capacity = chunks_capacity ? 2 * chunks_capacity : 64;
+         chunks = VG_(realloc)("cp.ctx.chunks", chunks,
+                               chunks_capacity * sizeof(Context*));
+      }
+      chunks[n_chunks++] = VG_(calloc)("cp.ctx.chunk", CHUNK_CONTEXTS,
+                                       sizeof(Context));
+   }
+   return &chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
 }
 
 static Context* new_context(Context* parent, Addr callsite, Addr fn,
                             CtxKind kind, UInt tid)
 {
-   Context* c = cp_arena_alloc(sizeof(Context));
+   Context* c = context_slot(n_contexts + 1);
+   c->id = ++n_contexts;
    c->parent = parent;
    c->callsite = callsite;
    c->fn = fn;
@@ -154,13 +171,6 @@ static Context* new_context(Context* parent, Addr callsite, Addr fn,
    c->tid = tid;
    c->owner = cp_owner_of_frame(fn);
    cp_collect_new_context(c);
-   if (n_contexts + 1 >= contexts_capacity) {
-      contexts_capacity *= 2;
-      all_contexts = VG_(realloc)("cp.ctx.all", all_contexts,
-                                  contexts_capacity * sizeof(Context*));
-   }
-   c->id = ++n_contexts;
-   all_contexts[c->id] = c;
    return c;
 }
 
@@ -414,15 +424,21 @@ void cp_context_memory(ContextMemory* m)
    UInt id, k;
    VG_(memset)(m, 0, sizeof *m);
    for (id = 1; id <= n_contexts; id++) {
-      const Context* c = all_contexts[id];
+      const Context* c = cp_context_by_id(id);
       m->dense_bytes += (ULong)c->dense_len * sizeof(ULong);
       for (k = 0; k < c->dense_len; k++)
          if (c->dense[k]) m->dense_used += sizeof(ULong);
    }
    for (k = 0; k < n_foreign; k++)
       m->table_bytes += (ULong)foreign_tables[k].capacity * sizeof(CostCenter);
+   m->context_bytes = cp_context_bytes();
    m->edge_table_bytes = (child_mask + 1) * sizeof(UWord)
                          + folds.n_buckets * sizeof(void*);
+}
+
+ULong cp_context_bytes(void)
+{
+   return (ULong)n_chunks * CHUNK_CONTEXTS * sizeof(Context);
 }
 
 UInt cp_context_count(void)
@@ -433,5 +449,5 @@ UInt cp_context_count(void)
 Context* cp_context_by_id(UInt id)
 {
    tl_assert(id >= 1 && id <= n_contexts);
-   return all_contexts[id];
+   return &chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
 }

@@ -59,6 +59,7 @@ Bool        cp_next_cost_center(const Context* ctx, UInt* pos,
 
 /* Where the contexts' memory goes, for --stats=yes. */
 typedef struct {
+   ULong context_bytes;    /* the contexts themselves */
    ULong dense_bytes;      /* dense counter arrays, as allocated */
    ULong dense_used;       /* of which nonzero words (counters that ran) */
    ULong table_bytes;      /* cost-center tables */
@@ -67,6 +68,7 @@ typedef struct {
 void        cp_context_memory(ContextMemory* m);
 
 UInt        cp_context_count(void);
+ULong       cp_context_bytes(void);      /* the contexts themselves */
 Context*    cp_context_by_id(UInt id);   /* ids run from 1 to count */
 
 #endif

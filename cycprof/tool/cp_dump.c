@@ -139,9 +139,10 @@ static void report_memory(void)
    ColdStats cold;
    UInt n = cp_context_count();
    cp_context_memory(&m);
-   VG_(dmsg)("cycprof: memory: records %llu, dense counters %llu (%llu "
-             "nonzero), cost-center tables %llu, cost-center counters %llu, "
-             "edge table %llu bytes\n", (ULong)cp_arena_bytes(),
+   VG_(dmsg)("cycprof: memory: contexts %llu, other records %llu, dense "
+             "counters %llu (%llu nonzero), cost-center tables %llu, "
+             "cost-center counters %llu, edge table %llu bytes\n",
+             m.context_bytes, (ULong)cp_arena_bytes(),
              m.dense_bytes, m.dense_used, m.table_bytes,
              cp_counters_bytes(), m.edge_table_bytes);
    cp_cold_stats(&cold);
@@ -151,7 +152,8 @@ static void report_memory(void)
              cold.unpacked, cold.sweeps);
    if (n)
       VG_(dmsg)("cycprof: memory per context: records %llu, dense %llu, "
-                "tables %llu bytes\n", (ULong)cp_arena_bytes() / n,
+                "tables %llu bytes\n",
+                (m.context_bytes + cp_arena_bytes()) / n,
                 m.dense_bytes / n, m.table_bytes / n);
 }
 
@@ -385,9 +387,11 @@ void cp_dump_all(void)
    /* Where the answer is: one line per file actually written. */
    report_written(&w);
    if (VG_(clo_stats))
-      VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of records, "
-                "deepest stack %u\n", cp_context_count(), cp_sbinfo_count(),
-                cp_thousands(cp_arena_bytes()), cp_callstack_max_depth());
+      VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of "
+                "contexts and records, deepest stack %u\n",
+                cp_context_count(), cp_sbinfo_count(),
+                cp_thousands(cp_context_bytes() + cp_arena_bytes()),
+                cp_callstack_max_depth());
    if (VG_(clo_stats)) {
       VG_(dmsg)("cycprof: helpers: %llu calls (%llu call-site cache "
                 "misses), %llu SP rises, %llu block entries\n",
