@@ -210,12 +210,27 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
    /* The context depends only on (parent, call site, callee). */
    if (site->target != target || site->parent != parent || !site->ctx) {
       cp_stats.call_site_misses++;
-      site->target = target;
+      if (site->target != target || !site->ctx) {
+         site->target = target;
+         site->fn = cp_function_of(target);
+         site->trampoline = cp_is_trampoline(site->fn);
+         site->other_ctx = NULL;   /* it was another callee's */
+         site->ctx = cp_context_enter(parent, site->callsite, site->fn,
+                                      CtxCall);
+      } else if (site->other_ctx && site->other_parent == parent) {
+         /* The same callee from the context before: swap. */
+         Context* ctx = site->other_ctx;
+         cp_stats.call_site_swaps++;
+         site->other_parent = site->parent;
+         site->other_ctx = site->ctx;
+         site->ctx = ctx;
+      } else {
+         site->other_parent = site->parent;
+         site->other_ctx = site->ctx;
+         site->ctx = cp_context_enter(parent, site->callsite, site->fn,
+                                      CtxCall);
+      }
       site->parent = parent;
-      site->fn = cp_function_of(target);
-      site->ctx = cp_context_enter(parent, site->callsite, site->fn,
-                                   CtxCall);
-      site->trampoline = cp_is_trampoline(site->fn);
       site->then_fn = 0;
    }
    push(t, sp, site->fn, site->callsite, site->ctx,

@@ -394,8 +394,10 @@ void cp_dump_all(void)
                 cp_callstack_max_depth());
    if (VG_(clo_stats)) {
       VG_(dmsg)("cycprof: helpers: %llu calls (%llu call-site cache "
-                "misses), %llu SP rises, %llu block entries\n",
+                "misses, %llu of them served by its context before), %llu "
+                "SP rises, %llu block entries\n",
                 cp_stats.calls, cp_stats.call_site_misses,
+                cp_stats.call_site_swaps,
                 cp_stats.sp_rises, cp_stats.block_entries);
       VG_(dmsg)("cycprof: %llu function entries by jump, %llu blocks run "
                 "in another function's frame, %llu context misses (%llu "

@@ -32,6 +32,10 @@ typedef struct CallSiteCache {
    struct Context* parent;
    Addr            fn;
    struct Context* ctx;
+   /* The context before, for a callee called alternately from two
+    * contexts (a helper called by two callers in a loop). */
+   struct Context* other_parent;
+   struct Context* other_ctx;
    Bool            trampoline;
    /* For a PLT stub: the function it last handed over to, and the
     * context that took the stub's place (valid while ctx is). */
