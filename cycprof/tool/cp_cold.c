@@ -35,10 +35,23 @@ static void remember_unpacked(Context* ctx)
    unpacked[n_unpacked++] = ctx;
 }
 
+/* A dense array has a hidden word before it: the packed copy it was
+ * unpacked from, which packing it again overwrites when the new copy
+ * fits (most do: counts grow slowly), rather than leaving it unused. */
+static ULong* dense_block(const Context* ctx)
+{
+   return ctx->dense - 1;
+}
+
+static UChar* old_copy(const Context* ctx)
+{
+   return (UChar*)(UWord)dense_block(ctx)[0];
+}
+
 static void pack(Context* ctx)
 {
-   UChar* copy = cp_packed_encode(ctx->dense, ctx->dense_len);
-   VG_(free)(ctx->dense);
+   UChar* copy = cp_packed_encode(ctx->dense, ctx->dense_len, old_copy(ctx));
+   VG_(free)(dense_block(ctx));
    ctx->packed = copy;
    ctx->dense_len = 0;
    ctx->is_packed = True;
@@ -72,11 +85,18 @@ static void pack_cold_contexts(Context* keep)
    stats.sweeps++;
 }
 
-void cp_cold_note_growth(Context* ctx, UInt old_len, UInt new_len)
+void cp_cold_grow(Context* ctx, UInt len)
 {
    ULong limit = (ULong)cp_opts.pack_cold_kb << 10;
+   UInt old_len = ctx->dense_len;
+   ULong* block = ctx->dense ? dense_block(ctx) : NULL;
+   block = VG_(realloc)("cp.ctx.dense", block, (len + 1) * sizeof(ULong));
+   if (old_len == 0) block[0] = 0;   /* no packed copy yet */
+   ctx->dense = block + 1;
+   VG_(memset)(ctx->dense + old_len, 0, (len - old_len) * sizeof(ULong));
+   ctx->dense_len = len;
    if (old_len == 0) remember_unpacked(ctx);
-   live_bytes += (ULong)(new_len - old_len) * sizeof(ULong);
+   live_bytes += (ULong)(len - old_len) * sizeof(ULong);
    if (limit && live_bytes > limit
        && live_bytes > live_after_packing + limit / 2)
       pack_cold_contexts(ctx);
@@ -86,9 +106,10 @@ void cp_cold_unpack(Context* ctx)
 {
    UChar* copy = ctx->packed;
    UInt len = cp_packed_len(copy);
-   ctx->dense = VG_(malloc)("cp.ctx.dense", len * sizeof(ULong));
+   ULong* block = VG_(malloc)("cp.ctx.dense", (len + 1) * sizeof(ULong));
+   block[0] = (UWord)copy;
+   ctx->dense = block + 1;
    cp_packed_decode(copy, ctx->dense);
-   cp_packed_release(copy);
    ctx->dense_len = len;
    ctx->is_packed = False;
    remember_unpacked(ctx);

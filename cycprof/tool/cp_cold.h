@@ -11,9 +11,9 @@
 
 #include "cp_types.h"
 
-/* ctx's dense counters were just allocated (old_len 0) or grown; ctx is
- * never packed now: it is being worked on. */
-void cp_cold_note_growth(Context* ctx, UInt old_len, UInt new_len);
+/* Grows ctx's dense counters (not packed) to len, the new ones zero;
+ * may pack other contexts, never ctx: it is being worked on. */
+void cp_cold_grow(Context* ctx, UInt len);
 /* Makes a packed ctx's counters dense again. */
 void cp_cold_unpack(Context* ctx);
 /* ctx's dense counters to read: its own, or for a packed context a

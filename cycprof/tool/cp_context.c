@@ -362,10 +362,7 @@ void cp_context_cover(Context* ctx, const SBInfo* sb)
    if (len < 8) len = 8;
    if (len > all) len = all;
    if (len < needed) len = needed;
-   ctx->dense = VG_(realloc)("cp.ctx.dense", ctx->dense, len * sizeof(ULong));
-   VG_(memset)(ctx->dense + old, 0, (len - old) * sizeof(ULong));
-   ctx->dense_len = len;
-   cp_cold_note_growth(ctx, old, len);
+   cp_cold_grow(ctx, len);
 }
 
 void cp_context_lend(UWord base)

@@ -54,7 +54,16 @@ static UChar* bump(SizeT size)
    return p;
 }
 
-UChar* cp_packed_encode(const ULong* dense, UInt len)
+static SizeT packed_size(const UChar* packed)
+{
+   ULong len, n_nonzero, v, k;
+   const UChar* p = get_varint(packed, &len);
+   p = get_varint(p, &n_nonzero);
+   for (k = 0; k < 2 * n_nonzero; k++) p = get_varint(p, &v);
+   return p - packed;
+}
+
+UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
 {
    SizeT worst = 3 * 10 + (SizeT)len * 20, size;
    UChar* p;
@@ -77,7 +86,15 @@ UChar* cp_packed_encode(const ULong* dense, UInt len)
       gap = 0;
    }
    size = p - scratch;
-   copy = bump(size);
+   if (old && packed_size(old) >= size) {
+      /* What the new copy leaves of the old one is lost: it is little,
+       * counts grow slowly. */
+      released_bytes += packed_size(old) - size;
+      copy = old;
+   } else {
+      if (old) cp_packed_release(old);
+      copy = bump(size);
+   }
    VG_(memcpy)(copy, scratch, size);
    return copy;
 }
@@ -118,11 +135,7 @@ void cp_packed_zero(UChar* packed)
  * the typical copy.  Releasing is rare enough to read it through. */
 void cp_packed_release(const UChar* packed)
 {
-   ULong len, n_nonzero, v, k;
-   const UChar* p = get_varint(packed, &len);
-   p = get_varint(p, &n_nonzero);
-   for (k = 0; k < 2 * n_nonzero; k++) p = get_varint(p, &v);
-   released_bytes += p - packed;
+   released_bytes += packed_size(packed);
 }
 
 SizeT cp_packed_bytes(void)

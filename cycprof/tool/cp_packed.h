@@ -11,8 +11,10 @@
 
 #include "pub_tool_basics.h"
 
-/* A packed copy of dense[0 .. len), in memory that lives until exit. */
-UChar* cp_packed_encode(const ULong* dense, UInt len);
+/* A packed copy of dense[0 .. len), in memory that lives until exit:
+ * in place of old (a copy no longer used, or NULL) when it fits there,
+ * else new (and old is released). */
+UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old);
 /* The len it was packed from. */
 UInt   cp_packed_len(const UChar* packed);
 /* Writes all cp_packed_len(packed) counters to dense. */
