@@ -198,6 +198,12 @@ static Bool call_fast(ThreadStack* t, CallSiteCache* site, Addr target,
    return True;
 }
 
+/* By address, not by a field: the earlier parent may be out of cache. */
+static inline UInt earlier_way(const Context* parent)
+{
+   return ((UWord)parent / sizeof(Context)) & (CP_CALL_SITE_WAYS - 1);
+}
+
 VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
 {
    ThreadStack* t = current;
@@ -214,21 +220,23 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
          site->target = target;
          site->fn = cp_function_of(target);
          site->trampoline = cp_is_trampoline(site->fn);
-         site->other_ctx = NULL;   /* it was another callee's */
+         /* The earlier pairs were another callee's. */
+         VG_(memset)(site->earlier, 0, sizeof site->earlier);
          site->ctx = cp_context_enter(parent, site->callsite, site->fn,
                                       CtxCall);
-      } else if (site->other_ctx && site->other_parent == parent) {
-         /* The same callee from the context before: swap. */
-         Context* ctx = site->other_ctx;
-         cp_stats.call_site_swaps++;
-         site->other_parent = site->parent;
-         site->other_ctx = site->ctx;
-         site->ctx = ctx;
       } else {
-         site->other_parent = site->parent;
-         site->other_ctx = site->ctx;
-         site->ctx = cp_context_enter(parent, site->callsite, site->fn,
-                                      CtxCall);
+         UInt way = earlier_way(parent);
+         Context* ctx = site->earlier[way].parent == parent
+                        ? site->earlier[way].ctx : NULL;
+         UInt old_way = earlier_way(site->parent);
+         site->earlier[old_way].parent = site->parent;
+         site->earlier[old_way].ctx = site->ctx;
+         if (ctx)
+            cp_stats.call_site_swaps++;
+         else
+            ctx = cp_context_enter(parent, site->callsite, site->fn,
+                                   CtxCall);
+         site->ctx = ctx;
       }
       site->parent = parent;
       site->then_fn = 0;

@@ -394,7 +394,7 @@ void cp_dump_all(void)
                 cp_callstack_max_depth());
    if (VG_(clo_stats)) {
       VG_(dmsg)("cycprof: helpers: %llu calls (%llu call-site cache "
-                "misses, %llu of them served by its context before), %llu "
+                "misses, %llu of them served by its earlier contexts), %llu "
                 "SP rises, %llu block entries\n",
                 cp_stats.calls, cp_stats.call_site_misses,
                 cp_stats.call_site_swaps,

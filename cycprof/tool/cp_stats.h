@@ -7,7 +7,7 @@
 typedef struct {
    ULong calls;            /* cp_on_call */
    ULong call_site_misses; /*   its call site's cache held another context */
-   ULong call_site_swaps;  /*     of which the one before it */
+   ULong call_site_swaps;  /*     of which one it held before */
    ULong sp_rises;         /* cp_on_sp_rise */
    ULong block_entries;    /* cp_on_block_entry, for any of: */
    ULong function_entries; /*   a function entered other than by a call */

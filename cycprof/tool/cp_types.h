@@ -13,6 +13,7 @@
 #include "pub_tool_basics.h"
 
 #define CP_RECENT_CONTEXTS 7
+#define CP_CALL_SITE_WAYS  4
 
 /* Contexts that held a superblock's cache before, checked by the miss
  * helper before the hash table: a callee alternates between a few callers.
@@ -32,10 +33,13 @@ typedef struct CallSiteCache {
    struct Context* parent;
    Addr            fn;
    struct Context* ctx;
-   /* The context before, for a callee called alternately from two
-    * contexts (a helper called by two callers in a loop). */
-   struct Context* other_parent;
-   struct Context* other_ctx;
+   /* Earlier (parent, context) pairs of this callee, by a hash of the
+    * parent: a helper called from a few callers in turn finds its
+    * context here rather than in the table of all contexts. */
+   struct {
+      struct Context* parent;
+      struct Context* ctx;
+   } earlier[CP_CALL_SITE_WAYS];
    Bool            trampoline;
    /* For a PLT stub: the function it last handed over to, and the
     * context that took the stub's place (valid while ctx is). */
