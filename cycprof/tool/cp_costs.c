@@ -78,7 +78,7 @@ void cp_instr_counts(const SBInfo* sb, const ULong* counts, ULong* per_instr)
    }
 }
 
-void cp_superblock_runs(SuperblockRuns* r)
+void cp_superblock_runs(SuperblockRuns* r, ULong* self)
 {
    UInt n_sbs = cp_sbinfo_count(), n = cp_context_count(), id, k, i;
    r->first = VG_(malloc)("cp.costs.first", (n_sbs + 1) * sizeof(UInt));
@@ -90,9 +90,15 @@ void cp_superblock_runs(SuperblockRuns* r)
       const Context* c = cp_context_by_id(id);
       const SBInfo* sb;
       const ULong* counts;
-      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
-         for (i = 0; i < sb->n_exits; i++)
-            r->runs[r->first[sb->id] + i] += counts[i];
+      ULong total = 0;
+      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+         ULong* runs = r->runs + r->first[sb->id];
+         for (i = 0; i < sb->n_exits; i++) {
+            runs[i] += counts[i];
+            total += counts[i] * sb->exit_ninstrs[i];
+         }
+      }
+      if (self) self[id] = total;
    }
 }
 

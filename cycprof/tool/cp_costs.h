@@ -32,7 +32,10 @@ typedef struct {
    UInt*  first;   /* [n_sbs + 1] */
    ULong* runs;
 } SuperblockRuns;
-void  cp_superblock_runs(SuperblockRuns* r);
+/* Also self[id] = cp_context_self_total(context id) unless self is NULL:
+ * at exit the counters are walked once for both (a walk of every
+ * context's counters takes a second on a compiler). */
+void  cp_superblock_runs(SuperblockRuns* r, ULong* self);
 void  cp_superblock_runs_free(SuperblockRuns* r);
 /* Instructions those counters stand for. */
 ULong cp_counts_total(const SBInfo* sb, const ULong* counts);

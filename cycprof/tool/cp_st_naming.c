@@ -41,21 +41,6 @@ static UInt ran_prefix(const SBInfo* sb, const ULong* counts)
    return n < sb->n_instrs ? n : sb->n_instrs;
 }
 
-/* Over all contexts: a walk of the counters that keeps one word per
- * superblock, rather than summing every exit counter. */
-static void find_ran_prefixes(SuperblockFacts* facts)
-{
-   UInt id, n = cp_context_count(), k;
-   for (id = 1; id <= n; id++) {
-      const Context* c = cp_context_by_id(id);
-      const SBInfo* sb;
-      const ULong* counts;
-      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
-         UInt ran = ran_prefix(sb, counts);
-         if (ran > facts[sb->id].n_ran) facts[sb->id].n_ran = ran;
-      }
-   }
-}
 
 static void note_unnamed_code(const LocationSet* s, const SBInfo* sb,
                               const UInt* loc, SuperblockFacts* f)
@@ -76,12 +61,17 @@ static void note_unnamed_code(const LocationSet* s, const SBInfo* sb,
    }
 }
 
-void cp_st_locate(LocationSet* s, SuperblockLocations* sl)
+void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
+                  const SuperblockRuns* runs)
 {
    UInt n_sbs = cp_sbinfo_count(), k, i, n_slots;
    VG_(memset)(sl, 0, sizeof *sl);
    sl->facts = VG_(calloc)("cp.st.facts", n_sbs + 1, sizeof(SuperblockFacts));
-   find_ran_prefixes(sl->facts);
+   /* An exit taken in some context has a nonzero sum: the furthest one
+    * bounds what ever ran. */
+   for (k = 0; k < n_sbs; k++)
+      sl->facts[k].n_ran = ran_prefix(cp_sbinfo_at(k),
+                                      runs->runs + runs->first[k]);
    sl->first = VG_(malloc)("cp.st.first", (n_sbs + 1) * sizeof(UInt));
    sl->first[0] = 0;
    for (k = 0; k < n_sbs; k++)

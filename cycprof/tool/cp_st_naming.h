@@ -11,6 +11,7 @@
 #define CP_ST_NAMING_H
 
 #include "pub_tool_basics.h"
+#include "cp_costs.h"
 #include "cp_locations.h"
 #include "cp_types.h"
 #include "cp_unnamed.h"
@@ -42,7 +43,9 @@ typedef struct {
    UInt             n_frames, frames_capacity;
 } SuperblockLocations;
 
-void cp_st_locate(LocationSet* s, SuperblockLocations* sl);
+/* runs: the superblocks' counters summed over all contexts. */
+void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
+                  const SuperblockRuns* runs);
 void cp_st_free(SuperblockLocations* sl);
 
 /* Objects by name, as the callgrind file's names tell them apart (the

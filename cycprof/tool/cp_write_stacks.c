@@ -484,8 +484,9 @@ static ULong cpu_ms(void)
    return ticks * 10;
 }
 
-Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
-                          Int pid, ULong max_bytes, ULong deadline_ms)
+Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
+                          ULong total, const HChar* cmd, Int pid,
+                          ULong max_bytes, ULong deadline_ms)
 {
    LocationSet s;
    SuperblockLocations sl;
@@ -499,7 +500,7 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    if (!out) return False;
    cp_outfile_set_limits(out, max_bytes, deadline_ms);
    cp_locset_init(&s, cp_opts.pprof_by_line);
-   cp_st_locate(&s, &sl);
+   cp_st_locate(&s, &sl, runs);
    nd.callsite_loc = VG_(calloc)("cp.st.callsites", cp_context_count() + 1,
                                  sizeof(UInt));
    nd.foreign = VG_(calloc)("cp.st.foreign", cp_context_count() + 1, 1);
