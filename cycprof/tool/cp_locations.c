@@ -171,8 +171,7 @@ void cp_locset_free(LocationSet* s)
    cp_functiontable_free(&s->functions);
    if (s->keys) cp_strtab_free(s->keys);
    VG_(free)(s->locations);
-   VG_(free)(s->ids.keys);
-   VG_(free)(s->ids.values);
+   cp_addrmap_free(&s->ids);
    cp_addrmap_free(&s->name_index);
    cp_addrmap_free(&s->renamed);
 }
@@ -237,19 +236,20 @@ static Bool level_unnamed(const FunctionTable* t, const InlineLevel* l)
 
 UInt cp_locset_id(LocationSet* s, Addr a)
 {
-   UWord* known = cp_addrmap_find(&s->ids, a);
+   Bool added;
+   /* Nothing else enters s->ids before *known is set. */
+   UWord* known = cp_addrmap_slot(&s->ids, a, &added);
    InlineLevel levels[CP_MAX_INLINE_LEVELS];
    Bool inlined;
-   UInt n, id;
-   if (known) return *known;
+   UInt n;
+   if (!added) return *known;
    n = cp_location_describe(&s->functions, a, levels, &inlined);
    s->n_addrs++;
    s->n_inlined += inlined;
-   id = location_with(s, a, levels, n,
-                      !CP_IS_PSEUDO(a)
-                      && level_unnamed(&s->functions, &levels[n - 1]));
-   cp_addrmap_put(&s->ids, a, id);
-   return id;
+   *known = location_with(s, a, levels, n,
+                          !CP_IS_PSEUDO(a)
+                          && level_unnamed(&s->functions, &levels[n - 1]));
+   return *known;
 }
 
 UInt cp_locset_name_index(LocationSet* s, Addr name_addr)

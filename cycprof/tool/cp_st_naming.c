@@ -65,13 +65,18 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
                   const SuperblockRuns* runs)
 {
    UInt n_sbs = cp_sbinfo_count(), k, i, n_slots;
+   UWord n_ran = 0;
    VG_(memset)(sl, 0, sizeof *sl);
    sl->facts = VG_(calloc)("cp.st.facts", n_sbs + 1, sizeof(SuperblockFacts));
    /* An exit taken in some context has a nonzero sum: the furthest one
     * bounds what ever ran. */
-   for (k = 0; k < n_sbs; k++)
+   for (k = 0; k < n_sbs; k++) {
       sl->facts[k].n_ran = ran_prefix(cp_sbinfo_at(k),
                                       runs->runs + runs->first[k]);
+      n_ran += sl->facts[k].n_ran;
+   }
+   /* At most that many addresses, and a few call sites and entries. */
+   cp_addrmap_reserve(&s->ids, n_ran + 1024);
    sl->first = VG_(malloc)("cp.st.first", (n_sbs + 1) * sizeof(UInt));
    sl->first[0] = 0;
    for (k = 0; k < n_sbs; k++)

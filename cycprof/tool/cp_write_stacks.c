@@ -59,6 +59,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
    RanBlocks ran = { 0 };
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
+      cp_prefetch_ahead(id, n);
       if (c->kind != CtxRoot) frame_location(s, sl, c);
       if (!cp_context_ran_code(c)) continue;
       cp_st_gather(s, sl, c, &ran, &bases);
@@ -77,6 +78,8 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
    VG_(free)(ran.items);
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
+      if (id + CP_PREFETCH_AHEAD <= n)
+         cp_prefetch_context(id + CP_PREFETCH_AHEAD);
       if (!c->callsite) continue;
       if (c->parent->kind == CtxRoot)
          cp_st_gather(s, sl, c->parent, NULL, &bases);
@@ -278,11 +281,12 @@ static UInt node_at(OutFile* out, AddrMap* by_key, Nodes* nd, UInt parent,
                     UInt loc)
 {
    UWord key = node_key(parent, loc);
-   UWord* known = key ? cp_addrmap_find(by_key, key) : NULL;
+   Bool added = True;
+   UWord* known = key ? cp_addrmap_slot(by_key, key, &added) : NULL;
    UInt node;
-   if (known) return *known;
+   if (!added) return *known;
    node = ++nd->n_nodes;
-   if (key) cp_addrmap_put(by_key, key, node);
+   if (known) *known = node;
    cp_outfile_puts(out, "node\t");
    cp_outfile_put_u64(out, node, '\t');
    cp_outfile_put_u64(out, parent, '\t');
@@ -327,7 +331,10 @@ static void write_nodes(OutFile* out, LocationSet* s,
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       Context* p = c->parent;
-      UInt node, parent = p ? nd->node_of[p->id] : 0;
+      UInt node, parent;
+      if (id + CP_PREFETCH_AHEAD <= n)
+         cp_prefetch_context(id + CP_PREFETCH_AHEAD);
+      parent = p ? nd->node_of[p->id] : 0;
       if (!adds_frame(c)) {
          node = parent;
       } else if (!p) {
@@ -358,8 +365,7 @@ static void write_nodes(OutFile* out, LocationSet* s,
    VG_(free)(nd->foreign);
    nd->callsite_loc = NULL;
    nd->foreign = NULL;
-   VG_(free)(by_key.keys);
-   VG_(free)(by_key.values);
+   cp_addrmap_free(&by_key);
 }
 
 /* One sample per (node, leaf location): the node's contexts' costs,
@@ -418,6 +424,16 @@ static void add_context_costs(LocationSet* s, const Context* c,
    }
 }
 
+/* The first contexts of the nodes a few steps ahead (cp_costs.h). */
+static void prefetch_node_contexts(const Nodes* nd, UInt node)
+{
+   UInt far = node + 2 * CP_PREFETCH_AHEAD, near = node + CP_PREFETCH_AHEAD;
+   if (far <= nd->n_nodes && nd->first_ctx[far])
+      cp_prefetch_context(nd->first_ctx[far]);
+   if (near <= nd->n_nodes && nd->first_ctx[near])
+      cp_prefetch_counters(nd->first_ctx[near]);
+}
+
 /* Costs are summed per location in an array, not by sorting every
  * (location, cost) pair: only the node's distinct locations are sorted. */
 static ULong write_samples(OutFile* out, LocationSet* s,
@@ -430,6 +446,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
                          sizeof(ULong));
    for (node = 1; node <= nd->n_nodes && !cp_outfile_failed(out); node++) {
       UInt tid = 0;
+      prefetch_node_contexts(nd, node);
       nc.touched.used = 0;
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
@@ -496,11 +513,15 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    Bool ok;
    UInt* sb_fn;
    UInt t0 = VG_(read_millisecond_timer)(), t1;
-   ULong cpu0 = VG_(clo_stats) ? cpu_ms() : 0;
+   /* CPU ms at the end of each phase, for --stats=yes: locating the
+    * code, the call sites, the nodes, the samples. */
+   ULong cpu[5];
+   cpu[0] = VG_(clo_stats) ? cpu_ms() : 0;
    if (!out) return False;
    cp_outfile_set_limits(out, max_bytes, deadline_ms);
    cp_locset_init(&s, cp_opts.pprof_by_line);
    cp_st_locate(&s, &sl, runs);
+   cpu[1] = VG_(clo_stats) ? cpu_ms() : 0;
    nd.callsite_loc = VG_(calloc)("cp.st.callsites", cp_context_count() + 1,
                                  sizeof(UInt));
    nd.foreign = VG_(calloc)("cp.st.foreign", cp_context_count() + 1, 1);
@@ -508,6 +529,7 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    locate_callsites(&s, &sl, sb_fn, nd.foreign, nd.callsite_loc);
    VG_(free)(sb_fn);
    t1 = VG_(read_millisecond_timer)();
+   cpu[2] = VG_(clo_stats) ? cpu_ms() : 0;
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");
    put_field(out, cmd);
@@ -519,16 +541,22 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    write_locations(out, &s);
    write_regions(out);
    write_nodes(out, &s, &sl, &nd);
+   cpu[3] = VG_(clo_stats) ? cpu_ms() : 0;
    samples = write_samples(out, &s, &sl, &nd);
    cp_outfile_printf(out, "end\t%llu\n", samples);
    ok = cp_outfile_commit(out);
-   if (VG_(clo_stats))
+   if (VG_(clo_stats)) {
+      cpu[4] = cpu_ms();
       VG_(message)(Vg_DebugMsg, "cycprof: stacks dump: %u addresses "
                    "(%u inlined) described in %u ms, %u locations, %u "
-                   "nodes, %llu samples, %u ms in all (%llu ms of CPU)\n",
-                   s.n_addrs, s.n_inlined, t1 - t0, s.n_locations,
-                   nd.n_nodes, samples, VG_(read_millisecond_timer)() - t0,
-                   cpu_ms() - cpu0);
+                   "nodes, %llu samples, %u ms in all (%llu ms of CPU: "
+                   "code %llu, call sites %llu, nodes %llu, samples "
+                   "%llu)\n", s.n_addrs, s.n_inlined, t1 - t0,
+                   s.n_locations, nd.n_nodes, samples,
+                   VG_(read_millisecond_timer)() - t0, cpu[4] - cpu[0],
+                   cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2],
+                   cpu[4] - cpu[3]);
+   }
 
    VG_(free)(nd.node_of);
    VG_(free)(nd.first_ctx);
