@@ -85,6 +85,7 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
    sl->loc = VG_(calloc)("cp.st.loc", n_slots, sizeof(UInt));
    sl->named = VG_(malloc)("cp.st.named", n_slots * sizeof(UInt));
    sl->named_as = VG_(calloc)("cp.st.namedas", n_slots, sizeof(UInt));
+   sl->all_named_as = VG_(calloc)("cp.st.allnamed", n_sbs + 1, sizeof(UInt));
    for (k = 0; k < n_sbs; k++) {
       const SBInfo* sb = cp_sbinfo_at(k);
       UInt* loc = sl->loc + sl->first[k];
@@ -102,6 +103,7 @@ void cp_st_free(SuperblockLocations* sl)
    VG_(free)(sl->loc);
    VG_(free)(sl->named);
    VG_(free)(sl->named_as);
+   VG_(free)(sl->all_named_as);
    VG_(free)(sl->frame);
    cp_addrmap_free(&sl->frames);
 }
@@ -222,4 +224,24 @@ void cp_st_name_superblock(LocationSet* s, SuperblockLocations* sl,
          locs[i] = named[i];
       }
    }
+   if (f->simple && name != 0)
+      sl->all_named_as[sb->id] = n >= f->n_ran ? name
+                               : sl->all_named_as[sb->id] == name ? name : 0;
+}
+
+void cp_st_name_ran_code(LocationSet* s, SuperblockLocations* sl,
+                         const Context* c, const UnnamedBases* b,
+                         const SBInfo* sb)
+{
+   const SuperblockFacts* f = &sl->facts[sb->id];
+   UInt locs[CP_MAX_SB_INSTRS];
+   if (f->first_unnamed >= f->n_ran) return;
+   if (f->simple) {
+      /* What cp_st_name_superblock names it after (and in the same
+       * order: a new name gets its index here as it would there). */
+      Addr a = naming_address(s, sl, c, f->obj,
+                              sb->instr_addr[f->first_unnamed], b);
+      if (sl->all_named_as[sb->id] == cp_locset_name_index(s, a)) return;
+   }
+   cp_st_name_superblock(s, sl, c, b, sb, f->n_ran, locs);
 }

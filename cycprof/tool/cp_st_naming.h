@@ -37,6 +37,9 @@ typedef struct {
    UInt*            loc;
    UInt*            named;
    UInt*            named_as;
+   /* [sb id]: the name index all of a simple superblock's unnamed slots
+    * below n_ran are named under (0: not known to be one). */
+   UInt*            all_named_as;
    SuperblockFacts* facts;     /* [n_sbs] */
    AddrMap          frames;    /* 1 + frame function -> index in frame */
    struct FrameFacts* frame;
@@ -94,5 +97,12 @@ UInt cp_st_code_location(LocationSet* s, SuperblockLocations* sl,
 void cp_st_name_superblock(LocationSet* s, SuperblockLocations* sl,
                            const Context* c, const UnnamedBases* b,
                            const SBInfo* sb, UInt n, UInt* locs);
+/* Creates the locations cp_st_name_superblock would give every
+ * instruction of sb that ran anywhere, in context c; in the same order,
+ * so the location ids are the same.  A superblock named once under a
+ * name needs no second pass under the same name. */
+void cp_st_name_ran_code(LocationSet* s, SuperblockLocations* sl,
+                         const Context* c, const UnnamedBases* b,
+                         const SBInfo* sb);
 
 #endif

@@ -54,7 +54,6 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
                              UInt* callsite_loc)
 {
    UInt id, n = cp_context_count(), k;
-   UInt locs[CP_MAX_SB_INSTRS];
    UnnamedBases bases = { 0 };
    RanBlocks ran = { 0 };
    for (id = 1; id <= n; id++) {
@@ -66,14 +65,10 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       if (c->kind != CtxRoot)
          foreign[id] = runs_foreign_code(s, sl, c, sb_fn, &ran);
       if (bases.used == 0) continue;
-      for (k = 0; k < ran.used; k++) {
-         const SBInfo* sb = ran.items[k].sb;
-         const SuperblockFacts* f = &sl->facts[sb->id];
-         /* Every instruction that ran anywhere, as it would be named
-          * here: named code needs no location of its own. */
-         if (f->first_unnamed < f->n_ran)
-            cp_st_name_superblock(s, sl, c, &bases, sb, f->n_ran, locs);
-      }
+      /* Every instruction that ran anywhere, as it would be named
+       * here: named code needs no location of its own. */
+      for (k = 0; k < ran.used; k++)
+         cp_st_name_ran_code(s, sl, c, &bases, ran.items[k].sb);
    }
    VG_(free)(ran.items);
    for (id = 1; id <= n; id++) {
