@@ -252,6 +252,35 @@ UInt cp_locset_id(LocationSet* s, Addr a)
    return *known;
 }
 
+UInt* cp_locset_function_classes(const LocationSet* s)
+{
+   UInt* cls = VG_(malloc)("cp.loc.classes",
+                           (s->n_locations + 1) * sizeof(UInt));
+   AddrMap first;
+   UInt id;
+   cp_addrmap_init(&first, 2 * cp_strtab_count(s->functions.fn_keys));
+   cls[0] = 0;
+   for (id = 1; id <= s->n_locations; id++) {
+      const Location* l = &s->locations[id - 1];
+      /* The dump's map id of the location (write_locations): 0 for a
+       * pseudo address, else 1 + the object's index. */
+      ULong map = CP_IS_PSEUDO(l->addr) ? 0
+                                        : cp_object_index_of(l->addr) + 1;
+      /* Never 0: function ids start at 1. */
+      ULong key = (map << 32) | l->levels[0].fn;
+      Bool added;
+      UWord* known;
+      cls[id] = id;
+      /* A word too small for the key: no classes. */
+      if (l->n_levels != 1 || (UWord)key != key) continue;
+      known = cp_addrmap_slot(&first, (UWord)key, &added);
+      if (added) *known = id;
+      cls[id] = *known;
+   }
+   cp_addrmap_free(&first);
+   return cls;
+}
+
 UInt cp_locset_name_index(LocationSet* s, Addr name_addr)
 {
    UWord* known = cp_addrmap_find(&s->name_index, name_addr);

@@ -47,8 +47,20 @@ static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
                               const Context* c, const UInt* sb_fn,
                               const RanBlocks* ran);
 
-/* Also notes, per context, whether it runs code of other functions than
- * its frame's (runs_foreign_code): while its counters are at hand. */
+/* What locate_callsites notes per context, while its counters are at
+ * hand: whether it runs code of other functions than its frame's
+ * (runs_foreign_code), and whether it has any cost. */
+#define RUNS_FOREIGN 1
+#define HAS_COST     2
+
+static Bool has_cost(const RanBlocks* ran)
+{
+   UInt k;
+   for (k = 0; k < ran->used; k++)
+      if (cp_counts_total(ran->items[k].sb, ran->items[k].counts)) return True;
+   return False;
+}
+
 static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
                              const UInt* sb_fn, UChar* foreign,
                              UInt* callsite_loc)
@@ -62,8 +74,9 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       if (c->kind != CtxRoot) frame_location(s, sl, c);
       if (!cp_context_ran_code(c)) continue;
       cp_st_gather(s, sl, c, &ran, &bases);
-      if (c->kind != CtxRoot)
-         foreign[id] = runs_foreign_code(s, sl, c, sb_fn, &ran);
+      if (c->kind != CtxRoot && runs_foreign_code(s, sl, c, sb_fn, &ran))
+         foreign[id] = RUNS_FOREIGN;
+      if (has_cost(&ran)) foreign[id] |= HAS_COST;
       if (bases.used == 0) continue;
       /* Every instruction that ran anywhere, as it would be named
        * here: named code needs no location of its own. */
@@ -165,8 +178,9 @@ typedef struct {
    UInt* first_foreign;
    UInt* next_foreign;
    UInt* callsite_loc;   /* [context id]: callsite_location's, kept */
-   UChar* foreign;       /* [context id]: runs_foreign_code's, kept */
+   UChar* foreign;       /* [context id]: RUNS_FOREIGN, HAS_COST */
    UInt  n_nodes;
+   UInt  sure_samples;   /* nodes certain to get a sample */
 } Nodes;
 
 /* (parent node, callsite location) of a non-root node, as a map key
@@ -305,6 +319,24 @@ static UInt frame_function_node(OutFile* out, LocationSet* s,
    return nd->frame_node[c->id];
 }
 
+/* Nodes certain to get a sample: those of a context with a cost that all
+ * goes to its node (no frame node, no foreign code): a lower bound of the
+ * line-level samples, known before any is written. */
+static UInt nodes_with_samples(const Nodes* nd, UInt n)
+{
+   UChar* seen = VG_(calloc)("cp.st.seen", nd->n_nodes + 1, 1);
+   UInt id, count = 0;
+   for (id = 1; id <= n; id++) {
+      UInt node = nd->node_of[id];
+      if (nd->foreign[id] != HAS_COST || nd->frame_node[id] || seen[node])
+         continue;
+      seen[node] = 1;
+      count++;
+   }
+   VG_(free)(seen);
+   return count;
+}
+
 /* Every context's dump node.  A frame entered from nowhere shares its
  * parent's.  Contexts whose stacks read the same in pprof (same parent
  * node, same callsite location: by line, two calls on one line, or an
@@ -350,12 +382,13 @@ static void write_nodes(OutFile* out, LocationSet* s,
       nd->node_of[id] = node;
       nd->next_ctx[id] = nd->first_ctx[node];
       nd->first_ctx[node] = id;
-      if (nd->foreign[id]) {
+      if (nd->foreign[id] & RUNS_FOREIGN) {
          UInt f = frame_function_node(out, s, sl, &by_key, nd, c);
          nd->next_foreign[id] = nd->first_foreign[f];
          nd->first_foreign[f] = id;
       }
    }
+   nd->sure_samples = nodes_with_samples(nd, n);
    VG_(free)(nd->callsite_loc);
    VG_(free)(nd->foreign);
    nd->callsite_loc = NULL;
@@ -429,16 +462,47 @@ static void prefetch_node_contexts(const Nodes* nd, UInt node)
       cp_prefetch_counters(nd->first_ctx[near]);
 }
 
+/* A node's samples per function class (cp_locset_function_classes), in
+ * place: each class's at its lowest location, which keeps the order in
+ * which the classes first appear among the node's locations.  Costs are
+ * never 0, so class_cost[k] == 0 means k not seen yet. */
+static void sum_per_function(NodeCosts* nc, const UInt* class_of,
+                             ULong* class_cost)
+{
+   UInt i, kept = 0;
+   for (i = 0; i < nc->touched.used; i++) {
+      Addr loc = nc->touched.items[i].addr;
+      UInt k = class_of[loc];
+      if (class_cost[k] == 0) nc->touched.items[kept++].addr = loc;
+      class_cost[k] += nc->cost[loc];
+      nc->cost[loc] = 0;
+   }
+   nc->touched.used = kept;
+   for (i = 0; i < kept; i++) {
+      Addr loc = nc->touched.items[i].addr;
+      nc->cost[loc] = class_cost[class_of[loc]];
+      class_cost[class_of[loc]] = 0;
+   }
+}
+
 /* Costs are summed per location in an array, not by sorting every
- * (location, cost) pair: only the node's distinct locations are sorted. */
+ * (location, cost) pair: only the node's distinct locations are sorted.
+ * With class_of, samples are per function (sum_per_function);
+ * *line_samples counts those a line-level dump would have. */
 static ULong write_samples(OutFile* out, LocationSet* s,
-                           SuperblockLocations* sl, const Nodes* nd)
+                           SuperblockLocations* sl, const Nodes* nd,
+                           const UInt* class_of, ULong* line_samples)
 {
    NodeCosts nc = { 0 };
    UInt node, id, i;
    ULong samples = 0;
+   ULong* class_cost = NULL;
    nc.cost = VG_(calloc)("cp.stacks.nodecosts", s->n_locations + 1,
                          sizeof(ULong));
+   if (class_of)
+      class_cost = VG_(calloc)("cp.stacks.classcosts", s->n_locations + 1,
+                               sizeof(ULong));
+   *line_samples = 0;
    for (node = 1; node <= nd->n_nodes && !cp_outfile_failed(out); node++) {
       UInt tid = 0;
       prefetch_node_contexts(nd, node);
@@ -454,6 +518,8 @@ static ULong write_samples(OutFile* out, LocationSet* s,
          add_context_costs(s, c, sl, nd, ForeignCode, &nc);
       }
       cp_sort_and_merge(&nc.touched);
+      *line_samples += nc.touched.used;
+      if (class_of) sum_per_function(&nc, class_of, class_cost);
       for (i = 0; i < nc.touched.used; i++, samples++) {
          Addr loc = nc.touched.items[i].addr;
          cp_outfile_puts(out, "sample\t");
@@ -466,6 +532,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
    }
    cp_addrcostlist_free(&nc.touched);
    VG_(free)(nc.cost);
+   if (class_cost) VG_(free)(class_cost);
    VG_(free)(nc.ran.items);
    VG_(free)(nc.bases.items);
    return samples;
@@ -507,6 +574,8 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    Nodes nd;
    Bool ok;
    UInt* sb_fn;
+   UInt* class_of = NULL;
+   ULong line_samples;
    UInt t0 = VG_(read_millisecond_timer)(), t1;
    /* CPU ms at the end of each phase, for --stats=yes: locating the
     * code, the call sites, the nodes, the samples. */
@@ -537,17 +606,26 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    write_regions(out);
    write_nodes(out, &s, &sl, &nd);
    cpu[3] = VG_(clo_stats) ? cpu_ms() : 0;
-   samples = write_samples(out, &s, &sl, &nd);
-   cp_outfile_printf(out, "end\t%llu\n", samples);
+   /* pprof would get them at function granularity anyway: no need to
+    * write and read each line's (docs/pprof.md#huge-profiles). */
+   if (cp_pprof_max_samples() > 0
+       && nd.sure_samples > (UInt)cp_pprof_max_samples())
+      class_of = cp_locset_function_classes(&s);
+   samples = write_samples(out, &s, &sl, &nd, class_of, &line_samples);
+   if (class_of)
+      cp_outfile_printf(out, "end\t%llu\t%llu\n", samples, line_samples);
+   else
+      cp_outfile_printf(out, "end\t%llu\n", samples);
    ok = cp_outfile_commit(out);
    if (VG_(clo_stats)) {
       cpu[4] = cpu_ms();
       VG_(message)(Vg_DebugMsg, "cycprof: stacks dump: %u addresses "
                    "(%u inlined) described in %u ms, %u locations, %u "
-                   "nodes, %llu samples, %u ms in all (%llu ms of CPU: "
-                   "code %llu, call sites %llu, nodes %llu, samples "
-                   "%llu)\n", s.n_addrs, s.n_inlined, t1 - t0,
-                   s.n_locations, nd.n_nodes, samples,
+                   "nodes, %llu samples (%llu at line level), %u ms in "
+                   "all (%llu ms of CPU: code %llu, call sites %llu, nodes "
+                   "%llu, samples %llu)\n", s.n_addrs, s.n_inlined,
+                   t1 - t0, s.n_locations, nd.n_nodes, samples,
+                   line_samples,
                    VG_(read_millisecond_timer)() - t0, cpu[4] - cpu[0],
                    cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2],
                    cpu[4] - cpu[3]);
@@ -559,6 +637,7 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    VG_(free)(nd.frame_node);
    VG_(free)(nd.first_foreign);
    VG_(free)(nd.next_foreign);
+   if (class_of) VG_(free)(class_of);
    cp_st_free(&sl);
    cp_locset_free(&s);
    return ok;
