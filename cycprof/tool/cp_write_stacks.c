@@ -347,8 +347,12 @@ static void write_nodes(OutFile* out, LocationSet* s,
 {
    UInt id, n = cp_context_count();
    AddrMap by_key;
-   cp_addrmap_init(&by_key, 1024);
-   nd->node_of = VG_(calloc)("cp.st.nodes", n + 1, sizeof(UInt));
+   /* Sized for a node per two contexts (a compiler has one per three):
+    * growing from small would fill and rehash a table of each size. */
+   cp_addrmap_init(&by_key, n);
+   /* Context id's node replaces its call site's location, read just
+    * before (fresh memory costs page faults). */
+   nd->node_of = nd->callsite_loc;
    nd->first_ctx = VG_(calloc)("cp.st.first", n + 1, sizeof(UInt));
    nd->next_ctx = VG_(calloc)("cp.st.next", n + 1, sizeof(UInt));
    nd->frame_node = VG_(calloc)("cp.st.fnode", n + 1, sizeof(UInt));
@@ -371,7 +375,7 @@ static void write_nodes(OutFile* out, LocationSet* s,
          else
             cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
       } else {
-         UInt loc = nd->callsite_loc[id];
+         UInt loc = nd->node_of[id];   /* still callsite_loc[id] */
          /* A call from another named function's code in p's frame: p's
           * function stays on the stack above it. */
          if (p->kind != CtxRoot
@@ -389,7 +393,6 @@ static void write_nodes(OutFile* out, LocationSet* s,
       }
    }
    nd->sure_samples = nodes_with_samples(nd, n);
-   VG_(free)(nd->callsite_loc);
    VG_(free)(nd->foreign);
    nd->callsite_loc = NULL;
    nd->foreign = NULL;
