@@ -53,11 +53,15 @@ static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
 #define RUNS_FOREIGN 1
 #define HAS_COST     2
 
+/* A departure through any exit ran at least one instruction (no exit
+ * comes before the first, cp_instrument.c), so a nonzero counter is a
+ * cost; the counters are at hand, the exits' instruction counts not. */
 static Bool has_cost(const RanBlocks* ran)
 {
-   UInt k;
+   UInt k, j;
    for (k = 0; k < ran->used; k++)
-      if (cp_counts_total(ran->items[k].sb, ran->items[k].counts)) return True;
+      for (j = 0; j < ran->items[k].sb->n_exits; j++)
+         if (ran->items[k].counts[j]) return True;
    return False;
 }
 
