@@ -49,7 +49,9 @@ static const char usage_text[] =
     "                    samples (default 250000; 0: no limit), write it at\n"
     "                    function granularity, and if still too many, merge\n"
     "                    the smallest calling contexts into their callers;\n"
-    "                    totals and self costs stay exact, a note says so\n"
+    "                    totals and self costs stay exact, a note says so;\n"
+    "                    a dump the tool wrote per function is always\n"
+    "                    converted at function granularity (0: no merging)\n"
     "  -h, --help        show this help\n"
     "\n"
     "On a malformed or truncated dump it prints one line\n"
@@ -247,11 +249,14 @@ static int finish(struct stacks_reader *r, struct pprof_writer *w,
 /* The dump's last line, `end N`, says how many samples it has; the
  * conversion checks it again. A dump without it is not valid (the reader
  * requires it, and the tool has always written it): 0 here, and the
- * line-level conversion rejects it as truncated. */
-static uint64_t count_samples(const char *dump)
+ * line-level conversion rejects it as truncated. `end N M` says its
+ * samples are per function, M the line-level count: *line_samples = M,
+ * else 0. */
+static uint64_t count_samples(const char *dump, uint64_t *line_samples)
 {
-    char tail[64];
+    char tail[96];
     uint64_t n = 0;
+    *line_samples = 0;
     FILE *f = fopen(dump, "rb");
     if (f && fseek(f, -(long)(sizeof tail - 1), SEEK_END) != 0)
         rewind(f);
@@ -260,22 +265,31 @@ static uint64_t count_samples(const char *dump)
         fclose(f);
     tail[got] = 0;
     char *end = strstr(tail, "\nend\t");
-    if (end)
-        sscanf(end, "\nend\t%" SCNu64, &n);
+    if (end && sscanf(end, "\nend\t%" SCNu64 "\t%" SCNu64, &n,
+                      line_samples) < 2)
+        *line_samples = 0;
     return n;
 }
 
+/* max: the limit to merge down to; user_max: --max-samples (a dump
+ * written per function is converted so whatever it says). */
 static int convert_coarse(struct stacks_reader *r, struct pprof_writer *w,
-                          uint64_t max, const char *out_path)
+                          uint64_t max, uint64_t user_max,
+                          const char *out_path)
 {
     struct pc_result res;
     if (pc_convert(r, w, max, out_path, &res) != 0 ||
         finish(r, w, out_path) != 0)
         return -1;
-    fprintf(stderr, "cycprof pprof: note: %llu line-level samples are "
-            "more than --max-samples=%llu: written at function granularity",
-            (unsigned long long)res.samples_in,
-            (unsigned long long)max);
+    if (user_max && res.samples_in > user_max)
+        fprintf(stderr, "cycprof pprof: note: %llu line-level samples are "
+                "more than --max-samples=%llu: written at function "
+                "granularity", (unsigned long long)res.samples_in,
+                (unsigned long long)user_max);
+    else
+        fprintf(stderr, "cycprof pprof: note: the dump's samples are per "
+                "function (%llu at line level): written at function "
+                "granularity", (unsigned long long)res.samples_in);
     if (res.merged)
         fprintf(stderr, ", calling contexts under %lld instructions merged "
                 "into their callers", (long long)res.threshold);
@@ -286,14 +300,16 @@ static int convert_coarse(struct stacks_reader *r, struct pprof_writer *w,
 
 /* Converts DUMP into the already-open temporary file `f`. */
 static int write_profile(struct stacks_reader *r, FILE *f, int level,
-                         uint64_t coarse_max, const char *out_path)
+                         uint64_t coarse_max, uint64_t user_max,
+                         const char *out_path)
 {
     struct gzip_stream *gz = gzs_open(f, level);
     struct pprof_writer *w = gz ? pw_new(gz) : NULL;
     int rc = -1;
     if (!w)
         fprintf(stderr, "cycprof pprof: %s: out of memory\n", out_path);
-    else if ((coarse_max ? convert_coarse(r, w, coarse_max, out_path)
+    else if ((coarse_max ? convert_coarse(r, w, coarse_max, user_max,
+                                          out_path)
                          : convert(r, w, out_path)) == 0) {
         if (gzs_finish(gz) != 0)
             fprintf(stderr, "cycprof pprof: %s: %s\n", out_path,
@@ -398,9 +414,12 @@ int cmd_pprof(int argc, char **argv)
         sr_close(r);
         return 1;
     }
-    uint64_t n = max_samples ? count_samples(dump) : 0;
-    int ok = write_profile(r, o.f, level, n > max_samples ? max_samples : 0,
-                           out) == 0;
+    uint64_t line_samples;
+    uint64_t n = count_samples(dump, &line_samples);
+    uint64_t coarse_max = line_samples ? (max_samples ? max_samples
+                                                      : UINT64_MAX)
+                        : max_samples && n > max_samples ? max_samples : 0;
+    int ok = write_profile(r, o.f, level, coarse_max, max_samples, out) == 0;
     if (!ok)
         of_abort(&o);
     else if (of_commit(&o, err, sizeof err) != 0) {

@@ -408,6 +408,12 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
             wr = put_sample(&c, &rec);
             break;
         case SR_END:
+            /* Written per function, by a tool that knew the line-level
+             * profile too big: same keys, same sums, fewer lines. */
+            if (rec.end.line_samples) {
+                res->samples_in = rec.end.line_samples;
+                res->per_function = 1;
+            }
             free_lookup_tables(&c);
             if (flush_samples(&c) != 0)
                 wr = -1;

@@ -22,6 +22,7 @@
 
 struct pc_result {
     uint64_t samples_in;      /* line-level samples of the dump */
+    int per_function;         /* the dump's samples were per function */
     uint64_t samples_out;     /* samples written */
     int merged;               /* step 2 was needed */
     int64_t threshold;        /* its threshold, in instructions */

@@ -555,8 +555,13 @@ static int parse_sample(struct stacks_reader *r, char **f, int n,
 static int parse_end(struct stacks_reader *r, char **f, int n,
                      struct sr_record *rec)
 {
-    if (want_fields(r, "end", n, 1, "number of sample records") != 0 ||
-        num(r, "end", "count", f[1], UINT64_MAX, &rec->end.nsamples) != 0)
+    /* A second field: the samples are per function, and there would have
+     * been that many at line level. */
+    if ((n != 3 && want_fields(r, "end", n, 1,
+                               "number of sample records") != 0) ||
+        num(r, "end", "count", f[1], UINT64_MAX, &rec->end.nsamples) != 0 ||
+        (n == 3 && num(r, "end", "line-level count", f[2], UINT64_MAX,
+                       &rec->end.line_samples) != 0))
         return -1;
     if (rec->end.nsamples != r->nsamples)
         return errorf(r, "end says %" PRIu64 " sample records, the dump has "

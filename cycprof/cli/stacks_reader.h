@@ -52,6 +52,9 @@ struct sr_record {
         } sample;
         struct {
             uint64_t nsamples;
+            /* 0, or the line-level samples of a dump whose samples are
+             * per function (stacks-format.md) */
+            uint64_t line_samples;
         } end;
     };
 };

@@ -38,30 +38,48 @@ UWord* cp_addrmap_find(const AddrMap* m, UWord key)
    return m->keys[i] == key ? &m->values[i] : NULL;
 }
 
-static void grow(AddrMap* m)
+/* Kept at most half full. */
+static void grow_to(AddrMap* m, UWord capacity)
 {
    AddrMap bigger;
    UWord i;
-   cp_addrmap_init(&bigger, m->capacity * 2);
+   cp_addrmap_init(&bigger, capacity);
    for (i = 0; i < m->capacity; i++)
-      if (m->keys[i] != 0)
-         cp_addrmap_put(&bigger, m->keys[i], m->values[i]);
+      if (m->keys[i] != 0) {
+         UWord j = slot_of(&bigger, m->keys[i]);
+         bigger.keys[j] = m->keys[i];
+         bigger.values[j] = m->values[i];
+      }
+   bigger.used = m->used;
    VG_(free)(m->keys);
    VG_(free)(m->values);
    *m = bigger;
 }
 
-void cp_addrmap_put(AddrMap* m, UWord key, UWord value)
+void cp_addrmap_reserve(AddrMap* m, UWord n)
+{
+   if (2 * n > m->capacity) grow_to(m, 2 * n);
+}
+
+UWord* cp_addrmap_slot(AddrMap* m, UWord key, Bool* added)
 {
    UWord i;
    tl_assert(key != 0);
-   if (2 * (m->used + 1) > m->capacity) grow(m);
+   if (2 * (m->used + 1) > m->capacity) grow_to(m, m->capacity * 2);
    i = slot_of(m, key);
-   if (m->keys[i] == 0) {
+   *added = m->keys[i] == 0;
+   if (*added) {
       m->keys[i] = key;
+      m->values[i] = 0;
       m->used++;
    }
-   m->values[i] = value;
+   return &m->values[i];
+}
+
+void cp_addrmap_put(AddrMap* m, UWord key, UWord value)
+{
+   Bool added;
+   *cp_addrmap_slot(m, key, &added) = value;
 }
 
 void cp_addrmap_free(AddrMap* m)

@@ -160,17 +160,16 @@ typedef struct {
  * expanded once to its instructions.  Code without a symbol is left for
  * the per-context pass, since its name depends on the context. */
 static void collect_self_costs(Naming* nm, RecordList* l,
-                               SuperblockFunction* sb_fn)
+                               SuperblockFunction* sb_fn,
+                               const SuperblockRuns* sums)
 {
    UInt n_sbs = cp_sbinfo_count(), k, i;
    SrcPos at[CP_MAX_SB_INSTRS];
-   SuperblockRuns sums;
-   cp_superblock_runs(&sums);
    for (k = 0; k < n_sbs; k++) {
       const SBInfo* sb = cp_sbinfo_at(k);
       SuperblockFunction* info = &sb_fn[k];
       ULong per_instr[CP_MAX_SB_INSTRS];
-      cp_instr_counts(sb, sums.runs + sums.first[k], per_instr);
+      cp_instr_counts(sb, sums->runs + sums->first[k], per_instr);
       info->kind = OneFunction;
       for (i = 0; i < sb->n_instrs; i++) {
          at[i] = cp_srcpos_of(nm->names, sb->instr_addr[i]);
@@ -207,7 +206,6 @@ static void collect_self_costs(Naming* nm, RecordList* l,
          VG_(memcpy)(info->instr_pos, at, sb->n_instrs * sizeof(SrcPos));
       }
    }
-   cp_superblock_runs_free(&sums);
 }
 
 static void find_unnamed_bases(const Naming* nm, const Context* c,
@@ -412,7 +410,8 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
    VG_(free)(bases.items);
 }
 
-void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l)
+void cp_cg_collect(StrTab* names, const ULong* inclusive,
+                   const SuperblockRuns* runs, RecordList* l)
 {
    UInt k, n_sbs = cp_sbinfo_count();
    SuperblockFunction* sb_fn = VG_(calloc)("cp.cg.sbfn", n_sbs + 1,
@@ -420,7 +419,7 @@ void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l)
    Naming nm;
    ULong* arc;
    cp_naming_init(&nm, names);
-   collect_self_costs(&nm, l, sb_fn);
+   collect_self_costs(&nm, l, sb_fn, runs);
    arc = collect_context_costs(&nm, l, inclusive, sb_fn);
    collect_calls(&nm, l, arc, sb_fn);
    VG_(free)(arc);

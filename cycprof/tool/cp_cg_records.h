@@ -4,6 +4,7 @@
 #define CP_CG_RECORDS_H
 
 #include "pub_tool_basics.h"
+#include "cp_costs.h"
 #include "cp_srcpos.h"
 
 typedef struct {
@@ -25,8 +26,10 @@ typedef struct {
 
 /* Fills l, sorted by (object, file, function, calls after self costs,
  * position, callee), each place once.  inclusive[id] is each context's
- * inclusive cost; names receives every name used. */
-void cp_cg_collect(StrTab* names, const ULong* inclusive, RecordList* l);
+ * inclusive cost, runs the superblocks' counters summed; names receives
+ * every name used. */
+void cp_cg_collect(StrTab* names, const ULong* inclusive,
+                   const SuperblockRuns* runs, RecordList* l);
 void cp_cg_records_free(RecordList* l);
 
 #endif

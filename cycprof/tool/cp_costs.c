@@ -78,7 +78,31 @@ void cp_instr_counts(const SBInfo* sb, const ULong* counts, ULong* per_instr)
    }
 }
 
-void cp_superblock_runs(SuperblockRuns* r)
+void cp_prefetch_context(UInt id)
+{
+   __builtin_prefetch(cp_context_by_id(id));
+}
+
+/* The first lines of the dense counters (the scan for nonzero ones goes
+ * on sequentially from there), or of their packed form. */
+void cp_prefetch_counters(UInt id)
+{
+   const Context* c = cp_context_by_id(id);
+   if (c->dense_len || c->is_packed) {
+      __builtin_prefetch(c->dense);
+      __builtin_prefetch((const UChar*)c->dense + 64);
+   }
+}
+
+void cp_prefetch_ahead(UInt id, UInt n)
+{
+   if (id + 2 * CP_PREFETCH_AHEAD <= n)
+      cp_prefetch_context(id + 2 * CP_PREFETCH_AHEAD);
+   if (id + CP_PREFETCH_AHEAD <= n)
+      cp_prefetch_counters(id + CP_PREFETCH_AHEAD);
+}
+
+void cp_superblock_runs(SuperblockRuns* r, ULong* self)
 {
    UInt n_sbs = cp_sbinfo_count(), n = cp_context_count(), id, k, i;
    r->first = VG_(malloc)("cp.costs.first", (n_sbs + 1) * sizeof(UInt));
@@ -90,9 +114,16 @@ void cp_superblock_runs(SuperblockRuns* r)
       const Context* c = cp_context_by_id(id);
       const SBInfo* sb;
       const ULong* counts;
-      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
-         for (i = 0; i < sb->n_exits; i++)
-            r->runs[r->first[sb->id] + i] += counts[i];
+      ULong total = 0;
+      cp_prefetch_ahead(id, n);
+      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+         ULong* runs = r->runs + r->first[sb->id];
+         for (i = 0; i < sb->n_exits; i++) {
+            runs[i] += counts[i];
+            total += counts[i] * sb->exit_ninstrs[i];
+         }
+      }
+      if (self) self[id] = total;
    }
 }
 

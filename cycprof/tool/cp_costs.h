@@ -32,8 +32,22 @@ typedef struct {
    UInt*  first;   /* [n_sbs + 1] */
    ULong* runs;
 } SuperblockRuns;
-void  cp_superblock_runs(SuperblockRuns* r);
+/* Also self[id] = cp_context_self_total(context id) unless self is NULL:
+ * at exit the counters are walked once for both (a walk of every
+ * context's counters takes a second on a compiler). */
+void  cp_superblock_runs(SuperblockRuns* r, ULong* self);
 void  cp_superblock_runs_free(SuperblockRuns* r);
+/* Walks over every context wait on memory at each one: its record, its
+ * counters, its cost-center table lie far apart and far from the last
+ * context's.  A walk asks for the record of the context it will reach in
+ * 2 * CP_PREFETCH_AHEAD steps and for the counters of the one it will
+ * reach in CP_PREFETCH_AHEAD (whose record has arrived by then), so that
+ * the waits overlap.  Any id from 1 to cp_context_count(). */
+#define CP_PREFETCH_AHEAD 8
+void  cp_prefetch_context(UInt id);
+void  cp_prefetch_counters(UInt id);
+/* Both, for a walk in id order that has reached id (of n). */
+void  cp_prefetch_ahead(UInt id, UInt n);
 /* Instructions those counters stand for. */
 ULong cp_counts_total(const SBInfo* sb, const ULong* counts);
 

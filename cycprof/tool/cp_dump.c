@@ -85,16 +85,20 @@ static HChar* command_line(void)
 }
 
 /* inclusive[id] = self + inclusive of every child; parents have smaller
- * ids than their children, so one backwards pass is enough. */
-static ULong* inclusive_costs(ULong* total)
+ * ids than their children, so one backwards pass is enough.  The walk
+ * that finds the self costs also sums each superblock's counters, for
+ * both output files. */
+static ULong* inclusive_costs(ULong* total, SuperblockRuns* runs)
 {
    UInt id, n = cp_context_count();
    ULong* incl = VG_(calloc)("cp.dump.incl", n + 1, sizeof(ULong));
+   ULong start_ms = cp_sys_now_ms();
+   cp_superblock_runs(runs, incl);
+   if (VG_(clo_stats))
+      VG_(dmsg)("cycprof: exit: counters of %u contexts summed in %llu "
+                "ms\n", n, cp_sys_now_ms() - start_ms);
    *total = 0;
-   for (id = 1; id <= n; id++) {
-      incl[id] = cp_context_self_total(cp_context_by_id(id));
-      *total += incl[id];
-   }
+   for (id = 1; id <= n; id++) *total += incl[id];
    for (id = n; id >= 1; id--) {
       Context* c = cp_context_by_id(id);
       if (c->parent) incl[c->parent->id] += incl[id];
@@ -177,14 +181,14 @@ static Bool exists(const HChar* path)
 /* The stacks dump, then the helper; the whole within the time limit.
  * True when pb->staged holds the complete profile; otherwise one line
  * says why and nothing of it is left. */
-static Bool write_pprof(const Destination* pb, ULong total, const HChar* cmd,
-                        Int pid)
+static Bool write_pprof(const Destination* pb, const SuperblockRuns* runs,
+                        ULong total, const HChar* cmd, Int pid)
 {
    ULong deadline = cp_sys_now_ms() + cp_opts.pprof_time_limit * 1000ULL;
    HChar* dump = stacks_dump_path(pb, pid);
    HChar* helper = cp_helper_path();
    const HChar* target = pb->target.path;
-   Bool ok = cp_write_stacks_dump(dump, total, cmd, pid,
+   Bool ok = cp_write_stacks_dump(dump, runs, total, cmd, pid,
                                   (ULong)cp_opts.pprof_max_dump_mb << 20,
                                   deadline);
    if (!ok) {
@@ -215,14 +219,15 @@ static Bool write_pprof(const Destination* pb, ULong total, const HChar* cmd,
  * counts, and the exit takes as long as the slower one rather than both.
  * Returns the child's pid, or 0 when it was written here instead (then
  * *ok tells how that went). */
-static Int start_pprof_writer(const Destination* pb, ULong total,
+static Int start_pprof_writer(const Destination* pb,
+                              const SuperblockRuns* runs, ULong total,
                               const HChar* cmd, Bool* ok)
 {
    Int pid = VG_(getpid)();   /* the profiled process, not the writer */
    Int child = VG_(fork)();
    if (child > 0) return child;
    if (child == 0) cp_sys_forget_client_memory();
-   *ok = write_pprof(pb, total, cmd, pid);
+   *ok = write_pprof(pb, runs, total, cmd, pid);
    if (child == 0) VG_(exit)(*ok ? 0 : WRITER_SAID_WHY);
    return 0;
 }
@@ -311,7 +316,8 @@ static void report_written(Written* w)
 static ULong write_outputs(const HChar* suffix, Written* w)
 {
    ULong total;
-   ULong* incl = inclusive_costs(&total);
+   SuperblockRuns runs;
+   ULong* incl = inclusive_costs(&total, &runs);
    HChar* cmd = command_line();
    HChar* cg_path = with_suffix(callgrind_path, suffix);
    HChar* pb_path = with_suffix(pprof_path, suffix);
@@ -339,10 +345,10 @@ static ULong write_outputs(const HChar* suffix, Written* w)
          VG_(umsg)("cycprof: no pprof profile %s: %s\n", pb_path,
                    cp_outfile_error());
       else
-         writer = start_pprof_writer(&pb, total, cmd, &pb_ok);
+         writer = start_pprof_writer(&pb, &runs, total, cmd, &pb_ok);
    }
    if (cg_ok) {
-      cg_ok = cp_write_callgrind(cg.staged, incl, total, cmd);
+      cg_ok = cp_write_callgrind(cg.staged, incl, &runs, total, cmd);
       if (!cg_ok)
          VG_(umsg)("cycprof: cannot write %s: %s\n", cg.target.path,
                    cp_outfile_error());
@@ -358,6 +364,7 @@ static ULong write_outputs(const HChar* suffix, Written* w)
    VG_(free)(pb_path);
    VG_(free)(cmd);
    VG_(free)(incl);
+   cp_superblock_runs_free(&runs);
    return total;
 }
 

@@ -171,8 +171,7 @@ void cp_locset_free(LocationSet* s)
    cp_functiontable_free(&s->functions);
    if (s->keys) cp_strtab_free(s->keys);
    VG_(free)(s->locations);
-   VG_(free)(s->ids.keys);
-   VG_(free)(s->ids.values);
+   cp_addrmap_free(&s->ids);
    cp_addrmap_free(&s->name_index);
    cp_addrmap_free(&s->renamed);
 }
@@ -237,19 +236,49 @@ static Bool level_unnamed(const FunctionTable* t, const InlineLevel* l)
 
 UInt cp_locset_id(LocationSet* s, Addr a)
 {
-   UWord* known = cp_addrmap_find(&s->ids, a);
+   Bool added;
+   /* Nothing else enters s->ids before *known is set. */
+   UWord* known = cp_addrmap_slot(&s->ids, a, &added);
    InlineLevel levels[CP_MAX_INLINE_LEVELS];
    Bool inlined;
-   UInt n, id;
-   if (known) return *known;
+   UInt n;
+   if (!added) return *known;
    n = cp_location_describe(&s->functions, a, levels, &inlined);
    s->n_addrs++;
    s->n_inlined += inlined;
-   id = location_with(s, a, levels, n,
-                      !CP_IS_PSEUDO(a)
-                      && level_unnamed(&s->functions, &levels[n - 1]));
-   cp_addrmap_put(&s->ids, a, id);
-   return id;
+   *known = location_with(s, a, levels, n,
+                          !CP_IS_PSEUDO(a)
+                          && level_unnamed(&s->functions, &levels[n - 1]));
+   return *known;
+}
+
+UInt* cp_locset_function_classes(const LocationSet* s)
+{
+   UInt* cls = VG_(malloc)("cp.loc.classes",
+                           (s->n_locations + 1) * sizeof(UInt));
+   AddrMap first;
+   UInt id;
+   cp_addrmap_init(&first, 2 * cp_strtab_count(s->functions.fn_keys));
+   cls[0] = 0;
+   for (id = 1; id <= s->n_locations; id++) {
+      const Location* l = &s->locations[id - 1];
+      /* The dump's map id of the location (write_locations): 0 for a
+       * pseudo address, else 1 + the object's index. */
+      ULong map = CP_IS_PSEUDO(l->addr) ? 0
+                                        : cp_object_index_of(l->addr) + 1;
+      /* Never 0: function ids start at 1. */
+      ULong key = (map << 32) | l->levels[0].fn;
+      Bool added;
+      UWord* known;
+      cls[id] = id;
+      /* A word too small for the key: no classes. */
+      if (l->n_levels != 1 || (UWord)key != key) continue;
+      known = cp_addrmap_slot(&first, (UWord)key, &added);
+      if (added) *known = id;
+      cls[id] = *known;
+   }
+   cp_addrmap_free(&first);
+   return cls;
 }
 
 UInt cp_locset_name_index(LocationSet* s, Addr name_addr)

@@ -41,21 +41,6 @@ static UInt ran_prefix(const SBInfo* sb, const ULong* counts)
    return n < sb->n_instrs ? n : sb->n_instrs;
 }
 
-/* Over all contexts: a walk of the counters that keeps one word per
- * superblock, rather than summing every exit counter. */
-static void find_ran_prefixes(SuperblockFacts* facts)
-{
-   UInt id, n = cp_context_count(), k;
-   for (id = 1; id <= n; id++) {
-      const Context* c = cp_context_by_id(id);
-      const SBInfo* sb;
-      const ULong* counts;
-      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
-         UInt ran = ran_prefix(sb, counts);
-         if (ran > facts[sb->id].n_ran) facts[sb->id].n_ran = ran;
-      }
-   }
-}
 
 static void note_unnamed_code(const LocationSet* s, const SBInfo* sb,
                               const UInt* loc, SuperblockFacts* f)
@@ -76,12 +61,22 @@ static void note_unnamed_code(const LocationSet* s, const SBInfo* sb,
    }
 }
 
-void cp_st_locate(LocationSet* s, SuperblockLocations* sl)
+void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
+                  const SuperblockRuns* runs)
 {
    UInt n_sbs = cp_sbinfo_count(), k, i, n_slots;
+   UWord n_ran = 0;
    VG_(memset)(sl, 0, sizeof *sl);
    sl->facts = VG_(calloc)("cp.st.facts", n_sbs + 1, sizeof(SuperblockFacts));
-   find_ran_prefixes(sl->facts);
+   /* An exit taken in some context has a nonzero sum: the furthest one
+    * bounds what ever ran. */
+   for (k = 0; k < n_sbs; k++) {
+      sl->facts[k].n_ran = ran_prefix(cp_sbinfo_at(k),
+                                      runs->runs + runs->first[k]);
+      n_ran += sl->facts[k].n_ran;
+   }
+   /* At most that many addresses, and a few call sites and entries. */
+   cp_addrmap_reserve(&s->ids, n_ran + 1024);
    sl->first = VG_(malloc)("cp.st.first", (n_sbs + 1) * sizeof(UInt));
    sl->first[0] = 0;
    for (k = 0; k < n_sbs; k++)
@@ -90,6 +85,7 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl)
    sl->loc = VG_(calloc)("cp.st.loc", n_slots, sizeof(UInt));
    sl->named = VG_(malloc)("cp.st.named", n_slots * sizeof(UInt));
    sl->named_as = VG_(calloc)("cp.st.namedas", n_slots, sizeof(UInt));
+   sl->all_named_as = VG_(calloc)("cp.st.allnamed", n_sbs + 1, sizeof(UInt));
    for (k = 0; k < n_sbs; k++) {
       const SBInfo* sb = cp_sbinfo_at(k);
       UInt* loc = sl->loc + sl->first[k];
@@ -107,6 +103,7 @@ void cp_st_free(SuperblockLocations* sl)
    VG_(free)(sl->loc);
    VG_(free)(sl->named);
    VG_(free)(sl->named_as);
+   VG_(free)(sl->all_named_as);
    VG_(free)(sl->frame);
    cp_addrmap_free(&sl->frames);
 }
@@ -227,4 +224,24 @@ void cp_st_name_superblock(LocationSet* s, SuperblockLocations* sl,
          locs[i] = named[i];
       }
    }
+   if (f->simple && name != 0)
+      sl->all_named_as[sb->id] = n >= f->n_ran ? name
+                               : sl->all_named_as[sb->id] == name ? name : 0;
+}
+
+void cp_st_name_ran_code(LocationSet* s, SuperblockLocations* sl,
+                         const Context* c, const UnnamedBases* b,
+                         const SBInfo* sb)
+{
+   const SuperblockFacts* f = &sl->facts[sb->id];
+   UInt locs[CP_MAX_SB_INSTRS];
+   if (f->first_unnamed >= f->n_ran) return;
+   if (f->simple) {
+      /* What cp_st_name_superblock names it after (and in the same
+       * order: a new name gets its index here as it would there). */
+      Addr a = naming_address(s, sl, c, f->obj,
+                              sb->instr_addr[f->first_unnamed], b);
+      if (sl->all_named_as[sb->id] == cp_locset_name_index(s, a)) return;
+   }
+   cp_st_name_superblock(s, sl, c, b, sb, f->n_ran, locs);
 }

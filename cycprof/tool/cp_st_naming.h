@@ -11,6 +11,7 @@
 #define CP_ST_NAMING_H
 
 #include "pub_tool_basics.h"
+#include "cp_costs.h"
 #include "cp_locations.h"
 #include "cp_types.h"
 #include "cp_unnamed.h"
@@ -36,13 +37,18 @@ typedef struct {
    UInt*            loc;
    UInt*            named;
    UInt*            named_as;
+   /* [sb id]: the name index all of a simple superblock's unnamed slots
+    * below n_ran are named under (0: not known to be one). */
+   UInt*            all_named_as;
    SuperblockFacts* facts;     /* [n_sbs] */
    AddrMap          frames;    /* 1 + frame function -> index in frame */
    struct FrameFacts* frame;
    UInt             n_frames, frames_capacity;
 } SuperblockLocations;
 
-void cp_st_locate(LocationSet* s, SuperblockLocations* sl);
+/* runs: the superblocks' counters summed over all contexts. */
+void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
+                  const SuperblockRuns* runs);
 void cp_st_free(SuperblockLocations* sl);
 
 /* Objects by name, as the callgrind file's names tell them apart (the
@@ -91,5 +97,12 @@ UInt cp_st_code_location(LocationSet* s, SuperblockLocations* sl,
 void cp_st_name_superblock(LocationSet* s, SuperblockLocations* sl,
                            const Context* c, const UnnamedBases* b,
                            const SBInfo* sb, UInt n, UInt* locs);
+/* Creates the locations cp_st_name_superblock would give every
+ * instruction of sb that ran anywhere, in context c; in the same order,
+ * so the location ids are the same.  A superblock named once under a
+ * name needs no second pass under the same name. */
+void cp_st_name_ran_code(LocationSet* s, SuperblockLocations* sl,
+                         const Context* c, const UnnamedBases* b,
+                         const SBInfo* sb);
 
 #endif

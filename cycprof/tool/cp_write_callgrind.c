@@ -153,7 +153,8 @@ static void print_top_functions(const RecordList* l, const StrTab* names,
 }
 
 Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
-                        ULong total, const HChar* cmd)
+                        const SuperblockRuns* runs, ULong total,
+                        const HChar* cmd)
 {
    StrTab* names;
    RecordList records = { 0 };
@@ -165,7 +166,7 @@ Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
    out = cp_outfile_open(path);
    if (!out) return False;
    names = cp_strtab_new();
-   cp_cg_collect(names, inclusive, &records);
+   cp_cg_collect(names, inclusive, runs, &records);
 
    nm.out = out;
    nm.names = names;

@@ -3,10 +3,13 @@
 #define CP_WRITE_CALLGRIND_H
 
 #include "pub_tool_basics.h"
+#include "cp_costs.h"
 
-/* inclusive[id] is each context's inclusive cost.  Returns False when
- * the file could not be written (nothing is left behind then). */
+/* inclusive[id] is each context's inclusive cost, runs the superblocks'
+ * counters summed.  Returns False when the file could not be written
+ * (nothing is left behind then). */
 Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
-                        ULong total, const HChar* cmd);
+                        const SuperblockRuns* runs, ULong total,
+                        const HChar* cmd);
 
 #endif

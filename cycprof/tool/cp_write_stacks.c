@@ -47,36 +47,51 @@ static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
                               const Context* c, const UInt* sb_fn,
                               const RanBlocks* ran);
 
-/* Also notes, per context, whether it runs code of other functions than
- * its frame's (runs_foreign_code): while its counters are at hand. */
+/* What locate_callsites notes per context, while its counters are at
+ * hand: whether it runs code of other functions than its frame's
+ * (runs_foreign_code), and whether it has any cost. */
+#define RUNS_FOREIGN 1
+#define HAS_COST     2
+
+/* A departure through any exit ran at least one instruction (no exit
+ * comes before the first, cp_instrument.c), so a nonzero counter is a
+ * cost; the counters are at hand, the exits' instruction counts not. */
+static Bool has_cost(const RanBlocks* ran)
+{
+   UInt k, j;
+   for (k = 0; k < ran->used; k++)
+      for (j = 0; j < ran->items[k].sb->n_exits; j++)
+         if (ran->items[k].counts[j]) return True;
+   return False;
+}
+
 static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
                              const UInt* sb_fn, UChar* foreign,
                              UInt* callsite_loc)
 {
    UInt id, n = cp_context_count(), k;
-   UInt locs[CP_MAX_SB_INSTRS];
    UnnamedBases bases = { 0 };
    RanBlocks ran = { 0 };
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
+      cp_prefetch_ahead(id, n);
       if (c->kind != CtxRoot) frame_location(s, sl, c);
       if (!cp_context_ran_code(c)) continue;
       cp_st_gather(s, sl, c, &ran, &bases);
-      if (c->kind != CtxRoot)
-         foreign[id] = runs_foreign_code(s, sl, c, sb_fn, &ran);
+      if (c->kind != CtxRoot && runs_foreign_code(s, sl, c, sb_fn, &ran))
+         foreign[id] = RUNS_FOREIGN;
+      if (has_cost(&ran)) foreign[id] |= HAS_COST;
       if (bases.used == 0) continue;
-      for (k = 0; k < ran.used; k++) {
-         const SBInfo* sb = ran.items[k].sb;
-         const SuperblockFacts* f = &sl->facts[sb->id];
-         /* Every instruction that ran anywhere, as it would be named
-          * here: named code needs no location of its own. */
-         if (f->first_unnamed < f->n_ran)
-            cp_st_name_superblock(s, sl, c, &bases, sb, f->n_ran, locs);
-      }
+      /* Every instruction that ran anywhere, as it would be named
+       * here: named code needs no location of its own. */
+      for (k = 0; k < ran.used; k++)
+         cp_st_name_ran_code(s, sl, c, &bases, ran.items[k].sb);
    }
    VG_(free)(ran.items);
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
+      if (id + CP_PREFETCH_AHEAD <= n)
+         cp_prefetch_context(id + CP_PREFETCH_AHEAD);
       if (!c->callsite) continue;
       if (c->parent->kind == CtxRoot)
          cp_st_gather(s, sl, c->parent, NULL, &bases);
@@ -167,8 +182,9 @@ typedef struct {
    UInt* first_foreign;
    UInt* next_foreign;
    UInt* callsite_loc;   /* [context id]: callsite_location's, kept */
-   UChar* foreign;       /* [context id]: runs_foreign_code's, kept */
+   UChar* foreign;       /* [context id]: RUNS_FOREIGN, HAS_COST */
    UInt  n_nodes;
+   UInt  sure_samples;   /* nodes certain to get a sample */
 } Nodes;
 
 /* (parent node, callsite location) of a non-root node, as a map key
@@ -278,11 +294,12 @@ static UInt node_at(OutFile* out, AddrMap* by_key, Nodes* nd, UInt parent,
                     UInt loc)
 {
    UWord key = node_key(parent, loc);
-   UWord* known = key ? cp_addrmap_find(by_key, key) : NULL;
+   Bool added = True;
+   UWord* known = key ? cp_addrmap_slot(by_key, key, &added) : NULL;
    UInt node;
-   if (known) return *known;
+   if (!added) return *known;
    node = ++nd->n_nodes;
-   if (key) cp_addrmap_put(by_key, key, node);
+   if (known) *known = node;
    cp_outfile_puts(out, "node\t");
    cp_outfile_put_u64(out, node, '\t');
    cp_outfile_put_u64(out, parent, '\t');
@@ -306,6 +323,24 @@ static UInt frame_function_node(OutFile* out, LocationSet* s,
    return nd->frame_node[c->id];
 }
 
+/* Nodes certain to get a sample: those of a context with a cost that all
+ * goes to its node (no frame node, no foreign code): a lower bound of the
+ * line-level samples, known before any is written. */
+static UInt nodes_with_samples(const Nodes* nd, UInt n)
+{
+   UChar* seen = VG_(calloc)("cp.st.seen", nd->n_nodes + 1, 1);
+   UInt id, count = 0;
+   for (id = 1; id <= n; id++) {
+      UInt node = nd->node_of[id];
+      if (nd->foreign[id] != HAS_COST || nd->frame_node[id] || seen[node])
+         continue;
+      seen[node] = 1;
+      count++;
+   }
+   VG_(free)(seen);
+   return count;
+}
+
 /* Every context's dump node.  A frame entered from nowhere shares its
  * parent's.  Contexts whose stacks read the same in pprof (same parent
  * node, same callsite location: by line, two calls on one line, or an
@@ -316,8 +351,12 @@ static void write_nodes(OutFile* out, LocationSet* s,
 {
    UInt id, n = cp_context_count();
    AddrMap by_key;
-   cp_addrmap_init(&by_key, 1024);
-   nd->node_of = VG_(calloc)("cp.st.nodes", n + 1, sizeof(UInt));
+   /* Sized for a node per two contexts (a compiler has one per three):
+    * growing from small would fill and rehash a table of each size. */
+   cp_addrmap_init(&by_key, n);
+   /* Context id's node replaces its call site's location, read just
+    * before (fresh memory costs page faults). */
+   nd->node_of = nd->callsite_loc;
    nd->first_ctx = VG_(calloc)("cp.st.first", n + 1, sizeof(UInt));
    nd->next_ctx = VG_(calloc)("cp.st.next", n + 1, sizeof(UInt));
    nd->frame_node = VG_(calloc)("cp.st.fnode", n + 1, sizeof(UInt));
@@ -327,7 +366,10 @@ static void write_nodes(OutFile* out, LocationSet* s,
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       Context* p = c->parent;
-      UInt node, parent = p ? nd->node_of[p->id] : 0;
+      UInt node, parent;
+      if (id + CP_PREFETCH_AHEAD <= n)
+         cp_prefetch_context(id + CP_PREFETCH_AHEAD);
+      parent = p ? nd->node_of[p->id] : 0;
       if (!adds_frame(c)) {
          node = parent;
       } else if (!p) {
@@ -337,7 +379,7 @@ static void write_nodes(OutFile* out, LocationSet* s,
          else
             cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
       } else {
-         UInt loc = nd->callsite_loc[id];
+         UInt loc = nd->node_of[id];   /* still callsite_loc[id] */
          /* A call from another named function's code in p's frame: p's
           * function stays on the stack above it. */
          if (p->kind != CtxRoot
@@ -348,18 +390,17 @@ static void write_nodes(OutFile* out, LocationSet* s,
       nd->node_of[id] = node;
       nd->next_ctx[id] = nd->first_ctx[node];
       nd->first_ctx[node] = id;
-      if (nd->foreign[id]) {
+      if (nd->foreign[id] & RUNS_FOREIGN) {
          UInt f = frame_function_node(out, s, sl, &by_key, nd, c);
          nd->next_foreign[id] = nd->first_foreign[f];
          nd->first_foreign[f] = id;
       }
    }
-   VG_(free)(nd->callsite_loc);
+   nd->sure_samples = nodes_with_samples(nd, n);
    VG_(free)(nd->foreign);
    nd->callsite_loc = NULL;
    nd->foreign = NULL;
-   VG_(free)(by_key.keys);
-   VG_(free)(by_key.values);
+   cp_addrmap_free(&by_key);
 }
 
 /* One sample per (node, leaf location): the node's contexts' costs,
@@ -418,18 +459,60 @@ static void add_context_costs(LocationSet* s, const Context* c,
    }
 }
 
+/* The first contexts of the nodes a few steps ahead (cp_costs.h). */
+static void prefetch_node_contexts(const Nodes* nd, UInt node)
+{
+   UInt far = node + 2 * CP_PREFETCH_AHEAD, near = node + CP_PREFETCH_AHEAD;
+   if (far <= nd->n_nodes && nd->first_ctx[far])
+      cp_prefetch_context(nd->first_ctx[far]);
+   if (near <= nd->n_nodes && nd->first_ctx[near])
+      cp_prefetch_counters(nd->first_ctx[near]);
+}
+
+/* A node's samples per function class (cp_locset_function_classes), in
+ * place: each class's at its lowest location, which keeps the order in
+ * which the classes first appear among the node's locations.  Costs are
+ * never 0, so class_cost[k] == 0 means k not seen yet. */
+static void sum_per_function(NodeCosts* nc, const UInt* class_of,
+                             ULong* class_cost)
+{
+   UInt i, kept = 0;
+   for (i = 0; i < nc->touched.used; i++) {
+      Addr loc = nc->touched.items[i].addr;
+      UInt k = class_of[loc];
+      if (class_cost[k] == 0) nc->touched.items[kept++].addr = loc;
+      class_cost[k] += nc->cost[loc];
+      nc->cost[loc] = 0;
+   }
+   nc->touched.used = kept;
+   for (i = 0; i < kept; i++) {
+      Addr loc = nc->touched.items[i].addr;
+      nc->cost[loc] = class_cost[class_of[loc]];
+      class_cost[class_of[loc]] = 0;
+   }
+}
+
 /* Costs are summed per location in an array, not by sorting every
- * (location, cost) pair: only the node's distinct locations are sorted. */
+ * (location, cost) pair: only the node's distinct locations are sorted.
+ * With class_of, samples are per function (sum_per_function);
+ * *line_samples counts those a line-level dump would have. */
 static ULong write_samples(OutFile* out, LocationSet* s,
-                           SuperblockLocations* sl, const Nodes* nd)
+                           SuperblockLocations* sl, const Nodes* nd,
+                           const UInt* class_of, ULong* line_samples)
 {
    NodeCosts nc = { 0 };
    UInt node, id, i;
    ULong samples = 0;
+   ULong* class_cost = NULL;
    nc.cost = VG_(calloc)("cp.stacks.nodecosts", s->n_locations + 1,
                          sizeof(ULong));
+   if (class_of)
+      class_cost = VG_(calloc)("cp.stacks.classcosts", s->n_locations + 1,
+                               sizeof(ULong));
+   *line_samples = 0;
    for (node = 1; node <= nd->n_nodes && !cp_outfile_failed(out); node++) {
       UInt tid = 0;
+      prefetch_node_contexts(nd, node);
       nc.touched.used = 0;
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
@@ -442,6 +525,8 @@ static ULong write_samples(OutFile* out, LocationSet* s,
          add_context_costs(s, c, sl, nd, ForeignCode, &nc);
       }
       cp_sort_and_merge(&nc.touched);
+      *line_samples += nc.touched.used;
+      if (class_of) sum_per_function(&nc, class_of, class_cost);
       for (i = 0; i < nc.touched.used; i++, samples++) {
          Addr loc = nc.touched.items[i].addr;
          cp_outfile_puts(out, "sample\t");
@@ -454,6 +539,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
    }
    cp_addrcostlist_free(&nc.touched);
    VG_(free)(nc.cost);
+   if (class_cost) VG_(free)(class_cost);
    VG_(free)(nc.ran.items);
    VG_(free)(nc.bases.items);
    return samples;
@@ -484,8 +570,9 @@ static ULong cpu_ms(void)
    return ticks * 10;
 }
 
-Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
-                          Int pid, ULong max_bytes, ULong deadline_ms)
+Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
+                          ULong total, const HChar* cmd, Int pid,
+                          ULong max_bytes, ULong deadline_ms)
 {
    LocationSet s;
    SuperblockLocations sl;
@@ -494,12 +581,18 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    Nodes nd;
    Bool ok;
    UInt* sb_fn;
+   UInt* class_of = NULL;
+   ULong line_samples;
    UInt t0 = VG_(read_millisecond_timer)(), t1;
-   ULong cpu0 = VG_(clo_stats) ? cpu_ms() : 0;
+   /* CPU ms at the end of each phase, for --stats=yes: locating the
+    * code, the call sites, the nodes, the samples. */
+   ULong cpu[5];
+   cpu[0] = VG_(clo_stats) ? cpu_ms() : 0;
    if (!out) return False;
    cp_outfile_set_limits(out, max_bytes, deadline_ms);
    cp_locset_init(&s, cp_opts.pprof_by_line);
-   cp_st_locate(&s, &sl);
+   cp_st_locate(&s, &sl, runs);
+   cpu[1] = VG_(clo_stats) ? cpu_ms() : 0;
    nd.callsite_loc = VG_(calloc)("cp.st.callsites", cp_context_count() + 1,
                                  sizeof(UInt));
    nd.foreign = VG_(calloc)("cp.st.foreign", cp_context_count() + 1, 1);
@@ -507,6 +600,7 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    locate_callsites(&s, &sl, sb_fn, nd.foreign, nd.callsite_loc);
    VG_(free)(sb_fn);
    t1 = VG_(read_millisecond_timer)();
+   cpu[2] = VG_(clo_stats) ? cpu_ms() : 0;
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");
    put_field(out, cmd);
@@ -518,16 +612,31 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    write_locations(out, &s);
    write_regions(out);
    write_nodes(out, &s, &sl, &nd);
-   samples = write_samples(out, &s, &sl, &nd);
-   cp_outfile_printf(out, "end\t%llu\n", samples);
+   cpu[3] = VG_(clo_stats) ? cpu_ms() : 0;
+   /* pprof would get them at function granularity anyway: no need to
+    * write and read each line's (docs/pprof.md#huge-profiles). */
+   if (cp_pprof_max_samples() > 0
+       && nd.sure_samples > (UInt)cp_pprof_max_samples())
+      class_of = cp_locset_function_classes(&s);
+   samples = write_samples(out, &s, &sl, &nd, class_of, &line_samples);
+   if (class_of)
+      cp_outfile_printf(out, "end\t%llu\t%llu\n", samples, line_samples);
+   else
+      cp_outfile_printf(out, "end\t%llu\n", samples);
    ok = cp_outfile_commit(out);
-   if (VG_(clo_stats))
+   if (VG_(clo_stats)) {
+      cpu[4] = cpu_ms();
       VG_(message)(Vg_DebugMsg, "cycprof: stacks dump: %u addresses "
                    "(%u inlined) described in %u ms, %u locations, %u "
-                   "nodes, %llu samples, %u ms in all (%llu ms of CPU)\n",
-                   s.n_addrs, s.n_inlined, t1 - t0, s.n_locations,
-                   nd.n_nodes, samples, VG_(read_millisecond_timer)() - t0,
-                   cpu_ms() - cpu0);
+                   "nodes, %llu samples (%llu at line level), %u ms in "
+                   "all (%llu ms of CPU: code %llu, call sites %llu, nodes "
+                   "%llu, samples %llu)\n", s.n_addrs, s.n_inlined,
+                   t1 - t0, s.n_locations, nd.n_nodes, samples,
+                   line_samples,
+                   VG_(read_millisecond_timer)() - t0, cpu[4] - cpu[0],
+                   cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2],
+                   cpu[4] - cpu[3]);
+   }
 
    VG_(free)(nd.node_of);
    VG_(free)(nd.first_ctx);
@@ -535,6 +644,7 @@ Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
    VG_(free)(nd.frame_node);
    VG_(free)(nd.first_foreign);
    VG_(free)(nd.next_foreign);
+   if (class_of) VG_(free)(class_of);
    cp_st_free(&sl);
    cp_locset_free(&s);
    return ok;

@@ -3,11 +3,14 @@
 #define CP_WRITE_STACKS_H
 
 #include "pub_tool_basics.h"
+#include "cp_costs.h"
 
 /* Writes the stacks dump of process pid at path, at most max_bytes long
  * and stopping at deadline_ms (cp_sys_now_ms clock); False (with no file,
- * see cp_outfile_error) when it cannot. */
-Bool cp_write_stacks_dump(const HChar* path, ULong total, const HChar* cmd,
-                          Int pid, ULong max_bytes, ULong deadline_ms);
+ * see cp_outfile_error) when it cannot.  runs: the superblocks' counters
+ * summed over all contexts. */
+Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
+                          ULong total, const HChar* cmd, Int pid,
+                          ULong max_bytes, ULong deadline_ms);
 
 #endif

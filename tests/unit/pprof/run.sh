@@ -25,6 +25,9 @@ export HOME=$T/home GOCACHE=$T/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local \
 mkdir -p "$HOME" "$PPROF_TMPDIR"
 
 PASS=0 FAILED=0
+# `sed ... | bad NAME ...` must count a failure: the last command of a
+# pipeline runs in this shell, not in a subshell whose counts are lost.
+shopt -s lastpipe
 ok() { echo "ok $1"; PASS=$((PASS + 1)); }
 fail() { echo "FAIL $1: $2"; FAILED=$((FAILED + 1)); }
 finish() {
@@ -294,6 +297,7 @@ t_bad_inputs() {
     sed '19s/401000/0x401000/' "$B" | bad hex-prefix 19 "not a 64-bit hex number"
     sed '5s/1421/1422/' "$B" | bad sum-not-total 48 "add up to 1421 but the header says total 1422"
     sed '48s/7/8/' "$B" | bad end-count 48 "end says 8 sample records, the dump has 7"
+    sed '48s/$/\tx/' "$B" | bad end-line-level-count 48 "'x' is not a decimal number"
     { cat "$B"; printf 'sample\t1\t1\t1\t0\n'; } | bad data-after-end 49 "data after the 'end' record"
     sed '20s/^loc\t2/loc\t3/' "$B" | bad id-out-of-order 20 "expected 2"
     sed '30{h;d};31G' "$B" | bad record-order 31 "'loc' record after 'node' records"
