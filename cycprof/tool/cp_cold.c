@@ -51,6 +51,8 @@ static UChar* old_copy(const Context* ctx)
 static void pack(Context* ctx)
 {
    UChar* copy = cp_packed_encode(ctx->dense, ctx->dense_len, old_copy(ctx));
+   /* Written in place of an old copy, it may be the one decoded last. */
+   if (copy == view_of) view_of = NULL;
    VG_(free)(dense_block(ctx));
    ctx->packed = copy;
    ctx->dense_len = 0;
