@@ -65,7 +65,7 @@ static SizeT packed_size(const UChar* packed)
 
 UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
 {
-   SizeT worst = 3 * 10 + (SizeT)len * 20, size;
+   SizeT worst = 3 * 10 + (SizeT)len * 20, size, old_size;
    UChar* p;
    UChar* copy;
    UInt i, n_nonzero = 0, gap = 0;
@@ -86,10 +86,11 @@ UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
       gap = 0;
    }
    size = p - scratch;
-   if (old && packed_size(old) >= size) {
+   old_size = old ? packed_size(old) : 0;
+   if (old && old_size >= size) {
       /* What the new copy leaves of the old one is lost: it is little,
        * counts grow slowly. */
-      released_bytes += packed_size(old) - size;
+      released_bytes += old_size - size;
       copy = old;
    } else {
       if (old) cp_packed_release(old);
