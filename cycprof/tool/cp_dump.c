@@ -234,25 +234,20 @@ static Int start_pprof_writer(const Destination* pb,
 
 static Bool pprof_writer_succeeded(Int writer, const Destination* pb)
 {
-   Int status = 0, sig, code;
-   if (VG_(waitpid)(writer, &status, 0) != writer) {
+   Int status = 0;
+   if (VG_(waitpid)(writer, &status, 0) != writer)
       VG_(umsg)("cycprof: no pprof profile %s: its writer could not be "
                 "waited for\n", pb->target.path);
-      status = -1;
-   } else if (status == 0) {
+   else if (status == 0)
       return True;
-   }
-   sig = status & 0x7f;
-   code = (status >> 8) & 0xff;
-   if (status == -1)
-      ;
-   else if (sig != 0 && sig != 0x7f)
+   else if ((status & 0x7f) != 0 && (status & 0x7f) != 0x7f)
       VG_(umsg)("cycprof: no pprof profile %s: its writer was killed by "
-                "signal %d\n", pb->target.path, sig);
-   else if (code != WRITER_SAID_WHY)
+                "signal %d\n", pb->target.path, status & 0x7f);
+   else if (((status >> 8) & 0xff) != WRITER_SAID_WHY)
       /* Valgrind's own fatal errors in the writer end it with 1. */
       VG_(umsg)("cycprof: no pprof profile %s: its writer exited with "
-                "status %d (see the lines above)\n", pb->target.path, code);
+                "status %d (see the lines above)\n", pb->target.path,
+                (status >> 8) & 0xff);
    if (!pb->target.in_place) VG_(unlink)(pb->staged);
    return False;
 }
