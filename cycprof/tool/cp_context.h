@@ -66,6 +66,7 @@ typedef struct {
    ULong edge_table_bytes; /* (parent, callsite, fn) -> context buckets */
 } ContextMemory;
 void        cp_context_memory(ContextMemory* m);
+void        cp_context_drop_lookup(void);   /* before the final dump */
 
 UInt        cp_context_count(void);
 ULong       cp_context_bytes(void);      /* the contexts themselves */

@@ -221,12 +221,18 @@ static Bool write_pprof(const Destination* pb, const SuperblockRuns* runs,
  * *ok tells how that went). */
 static Int start_pprof_writer(const Destination* pb,
                               const SuperblockRuns* runs, ULong total,
-                              const HChar* cmd, Bool* ok)
+                              const HChar* cmd, ULong** incl, Bool* ok)
 {
    Int pid = VG_(getpid)();   /* the profiled process, not the writer */
    Int child = VG_(fork)();
    if (child > 0) return child;
-   if (child == 0) cp_sys_forget_client_memory();
+   if (child == 0) {
+      /* The exit's peak is the larger of its resident size and the
+       * parent's: it lets go of what only the callgrind file reads. */
+      cp_sys_forget_client_memory();
+      VG_(free)(*incl);
+      *incl = NULL;
+   }
    *ok = write_pprof(pb, runs, total, cmd, pid);
    if (child == 0) VG_(exit)(*ok ? 0 : WRITER_SAID_WHY);
    return 0;
@@ -340,7 +346,8 @@ static ULong write_outputs(const HChar* suffix, Written* w)
          VG_(umsg)("cycprof: no pprof profile %s: %s\n", pb_path,
                    cp_outfile_error());
       else
-         writer = start_pprof_writer(&pb, &runs, total, cmd, &pb_ok);
+         writer = start_pprof_writer(&pb, &runs, total, cmd, &incl,
+                                     &pb_ok);
    }
    if (cg_ok) {
       cg_ok = cp_write_callgrind(cg.staged, incl, &runs, total, cmd);
@@ -358,7 +365,7 @@ static ULong write_outputs(const HChar* suffix, Written* w)
    VG_(free)(cg_path);
    VG_(free)(pb_path);
    VG_(free)(cmd);
-   VG_(free)(incl);
+   if (incl) VG_(free)(incl);
    cp_superblock_runs_free(&runs);
    return total;
 }
@@ -377,6 +384,7 @@ void cp_dump_all(void)
    Written w;
    cp_parts_final();
    cp_regions_close_all();
+   cp_context_drop_lookup();
    start_ms = cp_sys_now_ms();
    total = write_outputs("", &w);
    /* scripts/bench reads it: the exit's cost is part of the tool's. */
