@@ -91,9 +91,9 @@ ArcWalk* cp_arcs_begin(const ULong* inclusive)
    w->todo = VG_(malloc)("cp.arcs.todo", (n + 1) * sizeof(Pending));
    for (id = n; id >= 1; id--) {
       const Context* c = cp_context_by_id(id);
-      if (c->parent) {
-         w->next_sibling[id] = w->first_child[c->parent->id];
-         w->first_child[c->parent->id] = id;
+      if (c->parent_id) {
+         w->next_sibling[id] = w->first_child[c->parent_id];
+         w->first_child[c->parent_id] = id;
       } else {
          w->todo[w->n_todo].id = id;
          w->todo[w->n_todo++].depth = 0;

@@ -11,6 +11,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_cg_naming.h"
+#include "cp_context.h"
 #include "cp_objects.h"
 
 typedef struct NamedEntry {
@@ -86,10 +87,10 @@ SrcPos cp_naming_code_at(Naming* n, SrcPos p, const Context* c,
    if (!cp_naming_has_symbol(n, p)) {
       Bool in_unnamed_frame = False;
       if (c->kind == CtxCall) {
-         const NamedEntry* frame = entry_at(n, c->fn);
+         const NamedEntry* frame = entry_at(n, cp_context_fn(c));
          in_unnamed_frame = !frame->has_symbol && frame->pos.obj == p.obj;
       }
-      p.fn = name_of_address(n, in_unnamed_frame ? c->fn : lowest_unnamed);
+      p.fn = name_of_address(n, in_unnamed_frame ? cp_context_fn(c) : lowest_unnamed);
    }
    return p;
 }

@@ -120,7 +120,7 @@ static Bool foreign_to(SrcPos code, SrcPos frame)
  * frame's function (a root has none: then the code's own function). */
 static SrcPos frame_function(Naming* nm, const Context* c, Addr fallback)
 {
-   SrcPos p = cp_naming_function_at(nm, c->kind == CtxRoot ? fallback : c->fn);
+   SrcPos p = cp_naming_function_at(nm, c->kind == CtxRoot ? fallback : cp_context_fn(c));
    p.line = 0;
    return p;
 }
@@ -389,23 +389,23 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
       SrcPos caller;
       /* Top-level frames (callsite 0) were entered from nowhere. */
       if (c->callsite == 0 || arc[id] == 0) continue;
-      caller = frame_function(nm, c->parent, c->callsite);
-      if (c->parent->kind == CtxRoot) {
+      caller = frame_function(nm, cp_context_parent(c), c->callsite);
+      if (cp_context_parent(c)->kind == CtxRoot) {
          SrcPos raw = cp_srcpos_of(nm->names, c->callsite);
          /* Named like the root's own unnamed code (a thread's first
           * code, e.g. a stripped program's _start). */
          if (!cp_naming_has_symbol(nm, raw)) {
-            if (bases_of != c->parent) {
-               find_unnamed_bases(nm, c->parent, sb_fn, &bases);
-               bases_of = c->parent;
+            if (bases_of != cp_context_parent(c)) {
+               find_unnamed_bases(nm, cp_context_parent(c), sb_fn, &bases);
+               bases_of = cp_context_parent(c);
             }
-            caller = cp_naming_code_at(nm, raw, c->parent,
+            caller = cp_naming_code_at(nm, raw, cp_context_parent(c),
                                        cp_unnamed_lowest(&bases, raw.obj));
          }
       }
       caller.line = cp_naming_function_at(nm, c->callsite).line;
-      new_call(l, caller, c->callsite, cp_naming_function_at(nm, c->fn),
-               c->fn, c->calls, arc[id]);
+      new_call(l, caller, c->callsite, cp_naming_function_at(nm, cp_context_fn(c)),
+               cp_context_fn(c), c->calls, arc[id]);
    }
    VG_(free)(bases.items);
 }

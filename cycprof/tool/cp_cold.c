@@ -7,6 +7,7 @@
 #include "cp_callstack.h"
 #include "cp_cold.h"
 #include "cp_options.h"
+#include "cp_owners.h"
 #include "cp_packed.h"
 
 /* The contexts whose counters are dense, and their bytes. */
@@ -92,6 +93,7 @@ void cp_cold_grow(Context* ctx, UInt len)
    ULong limit = (ULong)cp_opts.pack_cold_kb << 10;
    UInt old_len = ctx->dense_len;
    ULong* block = ctx->dense ? dense_block(ctx) : NULL;
+   tl_assert(len <= CP_OWNER_MAX_COUNTERS);
    block = VG_(realloc)("cp.ctx.dense", block, (len + 1) * sizeof(ULong));
    if (old_len == 0) block[0] = 0;   /* no packed copy yet */
    ctx->dense = block + 1;

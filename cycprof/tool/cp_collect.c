@@ -86,13 +86,13 @@ static Bool toggles_collection(Addr fn)
 
 void cp_collect_new_context(Context* c)
 {
-   if (!c->parent) {
+   const Context* parent = cp_context_parent(c);
+   if (!parent) {
       c->toggled = 0;
-      c->region = cp_regions_root_set();
+      cp_context_set_region(c, cp_regions_root_set());
    } else {
-      c->region = c->parent->region;
-      c->toggled = c->parent->toggled
-                   ^ (c->kind == CtxCall && toggles_collection(c->fn));
+      c->toggled = parent->toggled
+                   ^ (c->kind == CtxCall && toggles_collection(cp_context_fn(c)));
    }
 }
 
@@ -164,7 +164,7 @@ static void bank(void)
 {
    *thread_slot(banked_serial) += cp_running - banked_at;
    banked_at = cp_running;
-   banked_serial = cp_cur_ctx->tid;
+   banked_serial = cp_context_tid(cp_cur_ctx);
 }
 
 /* Threads other than the one that started instrumentation get their
@@ -179,7 +179,7 @@ void cp_collect_thread_switch(ThreadId tid, ULong blocks_done)
       needs_seed[tid] = False;
       seed_from_unwinder(tid);
    }
-   if (cp_running_on) banked_serial = cp_cur_ctx->tid;
+   if (cp_running_on) banked_serial = cp_context_tid(cp_cur_ctx);
 }
 
 /* From here on the translations count; what ran before is summed once
@@ -192,11 +192,11 @@ void cp_running_need(void)
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
       ULong self = cp_context_self_total(c);
-      *thread_slot(c->tid) += self;
+      *thread_slot(cp_context_tid(c)) += self;
       cp_running += self;
    }
    banked_at = cp_running;
-   banked_serial = cp_cur_ctx->tid;
+   banked_serial = cp_context_tid(cp_cur_ctx);
    cp_running_on = True;
    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "cycprof");
    republish();
@@ -242,7 +242,7 @@ ULong cp_running_thread(UInt serial)
    n = cp_context_count();
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
-      if (c->tid == serial) sum += cp_context_self_total(c);
+      if (cp_context_tid(c) == serial) sum += cp_context_self_total(c);
    }
    return sum;
 }

@@ -16,6 +16,9 @@
 
 CpStats cp_stats;
 
+/* docs/internals/memory.md counts on it. */
+STATIC_ASSERT(sizeof(Context) == 48);
+
 /* (parent, callsite, fn) -> context, in two tables.  Almost every key
  * leads to the context made for it, whose own fields are the key: those
  * are found through an open-addressing table of context addresses, each
@@ -46,11 +49,18 @@ static UWord      child_mask, n_children;
 static ChainTable folds;
 /* Contexts by id, in chunks of their own: id -> address is arithmetic
  * (no table of 8-byte pointers), and walks by id read memory in order. */
-#define CHUNK_SHIFT 14
+#define CHUNK_SHIFT CP_CONTEXT_CHUNK_SHIFT
 #define CHUNK_CONTEXTS (1u << CHUNK_SHIFT)
-static Context**  chunks;
+Context**         cp_context_chunks;
 static UInt       n_chunks, chunks_capacity;
 static UInt       n_contexts;
+/* A few thousand functions and a few roots serve millions of contexts:
+ * each context names them by a 32-bit index. */
+Addr*             cp_context_fns;
+static UInt       n_fns, fns_capacity;
+static AddrMap    fn_ids;           /* fn + 1 -> fn_id */
+ContextTree*      cp_context_trees;
+static UInt       n_trees, trees_capacity;
 
 static void table_init(ChainTable* t, UWord n)
 {
@@ -61,7 +71,7 @@ static void table_init(ChainTable* t, UWord n)
 
 static UWord edge_hash(const Context* parent, Addr callsite, Addr fn)
 {
-   return cp_hash_word((UWord)parent ^ (callsite * 31) ^ (fn * 1000003));
+   return cp_hash_word((UWord)parent->id ^ (callsite * 31) ^ (fn * 1000003));
 }
 
 static UWord edge_entry_hash(const void* entry)
@@ -103,7 +113,8 @@ static Context* find_child(const Context* parent, Addr callsite, Addr fn,
       Context* c;
       if (child_slots[i] >> TAG_SHIFT != tag) continue;
       c = (Context*)(child_slots[i] & ADDR_MASK);
-      if (c->parent == parent && c->callsite == callsite && c->fn == fn)
+      if (c->parent_id == parent->id && c->callsite == callsite
+          && cp_context_fn(c) == fn)
          return c;
    }
    return NULL;
@@ -111,7 +122,9 @@ static Context* find_child(const Context* parent, Addr callsite, Addr fn,
 
 static void put_child(UWord* slots, UWord mask, const Context* c)
 {
-   UWord hash = edge_hash(c->parent, c->callsite, c->fn), i = hash & mask;
+   UWord hash = edge_hash(cp_context_parent(c), c->callsite,
+                          cp_context_fn(c)),
+         i = hash & mask;
    while (slots[i]) i = (i + 1) & mask;
    slots[i] = tagged(c, hash);
 }
@@ -142,6 +155,40 @@ void cp_context_init(void)
    child_mask = (1 << 12) - 1;
    child_slots = VG_(calloc)("cp.ctx.children", child_mask + 1, sizeof(UWord));
    n_contexts = 0;
+   cp_addrmap_init(&fn_ids, 1024);
+}
+
+static UInt fn_id_of(Addr fn)
+{
+   Bool added;
+   UWord* id = cp_addrmap_slot(&fn_ids, fn + 1, &added);
+   if (!added) return (UInt)*id;
+   if (n_fns == fns_capacity) {
+      fns_capacity = fns_capacity ? 2 * fns_capacity : 1024;
+      cp_context_fns = VG_(realloc)("cp.ctx.fns", cp_context_fns,
+                                    fns_capacity * sizeof(Addr));
+   }
+   cp_context_fns[n_fns] = fn;
+   *id = n_fns;
+   return n_fns++;
+}
+
+static UInt new_tree(UInt tid)
+{
+   if (n_trees == trees_capacity) {
+      trees_capacity = trees_capacity ? 2 * trees_capacity : 16;
+      cp_context_trees = VG_(realloc)("cp.ctx.trees", cp_context_trees,
+                                      trees_capacity * sizeof(ContextTree));
+   }
+   cp_context_trees[n_trees].tid = tid;
+   cp_context_trees[n_trees].region = 0;
+   return n_trees++;
+}
+
+void cp_context_set_region(Context* root, UInt region)
+{
+   tl_assert(root->parent_id == 0);
+   cp_context_trees[root->tree].region = region;
 }
 
 /* A zeroed context for id, which is the next one. */
@@ -150,25 +197,25 @@ static Context* context_slot(UInt id)
    if ((id >> CHUNK_SHIFT) == n_chunks) {
       if (n_chunks == chunks_capacity) {
          chunks_capacity = chunks_capacity ? 2 * chunks_capacity : 64;
-         chunks = VG_(realloc)("cp.ctx.chunks", chunks,
+         cp_context_chunks = VG_(realloc)("cp.ctx.chunks", cp_context_chunks,
                                chunks_capacity * sizeof(Context*));
       }
-      chunks[n_chunks++] = VG_(calloc)("cp.ctx.chunk", CHUNK_CONTEXTS,
+      cp_context_chunks[n_chunks++] = VG_(calloc)("cp.ctx.chunk", CHUNK_CONTEXTS,
                                        sizeof(Context));
    }
-   return &chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
+   return &cp_context_chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
 }
 
 static Context* new_context(Context* parent, Addr callsite, Addr fn,
-                            CtxKind kind, UInt tid)
+                            CtxKind kind, UInt root_tid)
 {
    Context* c = context_slot(n_contexts + 1);
    c->id = ++n_contexts;
-   c->parent = parent;
+   c->parent_id = parent ? parent->id : 0;
    c->callsite = callsite;
-   c->fn = fn;
+   c->fn_id = fn_id_of(fn);
    c->kind = kind;
-   c->tid = tid;
+   c->tree = parent ? parent->tree : new_tree(root_tid);
    c->owner = cp_owner_of_frame(fn);
    cp_collect_new_context(c);
    return c;
@@ -181,8 +228,8 @@ Context* cp_context_root(UInt tid)
 
 static Bool active_in_chain(const Context* c, Addr fn)
 {
-   for (; c && c->kind == CtxCall; c = c->parent)
-      if (c->fn == fn) return True;
+   for (; c && c->kind == CtxCall; c = cp_context_parent(c))
+      if (cp_context_fn(c) == fn) return True;
    return False;
 }
 
@@ -222,11 +269,11 @@ static void add_fold(Context* parent, Addr callsite, Addr fn, UWord hash,
 static Context* folded_context(Context* parent, Addr callsite, Addr fn)
 {
    Context* c;
-   for (c = parent; ; c = c->parent) {
-      if (c->fn == fn) return c;
+   for (c = parent; ; c = cp_context_parent(c)) {
+      if (cp_context_fn(c) == fn) return c;
       if (!c->reentry) break;
    }
-   c = new_context(parent, callsite, fn, CtxCall, parent->tid);
+   c = new_context(parent, callsite, fn, CtxCall, 0);
    c->reentry = True;
    return c;
 }
@@ -245,8 +292,9 @@ Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
        && active_in_chain(parent, fn))
       to = folded_context(parent, callsite, fn);
    else
-      to = new_context(parent, callsite, fn, kind, parent->tid);
-   if (to->parent == parent && to->callsite == callsite && to->fn == fn)
+      to = new_context(parent, callsite, fn, kind, 0);
+   if (to->parent_id == parent->id && to->callsite == callsite
+       && cp_context_fn(to) == fn)
       add_child(to);
    else
       add_fold(parent, callsite, fn, hash, to);
@@ -455,5 +503,5 @@ UInt cp_context_count(void)
 Context* cp_context_by_id(UInt id)
 {
    tl_assert(id >= 1 && id <= n_contexts);
-   return &chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
+   return &cp_context_chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
 }

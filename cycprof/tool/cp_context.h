@@ -72,4 +72,41 @@ UInt        cp_context_count(void);
 ULong       cp_context_bytes(void);      /* the contexts themselves */
 Context*    cp_context_by_id(UInt id);   /* ids run from 1 to count */
 
+/* Contexts live in chunks by id: the id gives the address. */
+#define CP_CONTEXT_CHUNK_SHIFT 14
+extern Context** cp_context_chunks;
+/* Interned functions of frames: fn_id -> address (signo for signals). */
+extern Addr*     cp_context_fns;
+typedef struct {
+   UInt tid;      /* thread serial */
+   UInt region;   /* region set of the tree (cp_regions.h), 0: none */
+} ContextTree;
+extern ContextTree* cp_context_trees;
+
+static inline Context* cp_context_parent(const Context* c)
+{
+   UInt id = c->parent_id;
+   return id ? &cp_context_chunks[id >> CP_CONTEXT_CHUNK_SHIFT]
+                                 [id & ((1u << CP_CONTEXT_CHUNK_SHIFT) - 1)]
+             : NULL;
+}
+
+static inline Addr cp_context_fn(const Context* c)
+{
+   return cp_context_fns[c->fn_id];
+}
+
+static inline UInt cp_context_tid(const Context* c)
+{
+   return cp_context_trees[c->tree].tid;
+}
+
+static inline UInt cp_context_region(const Context* c)
+{
+   return cp_context_trees[c->tree].region;
+}
+
+/* A root's tree is in region set region (set once, at its creation). */
+void        cp_context_set_region(Context* root, UInt region);
+
 #endif

@@ -101,7 +101,7 @@ static ULong* inclusive_costs(ULong* total, SuperblockRuns* runs)
    for (id = 1; id <= n; id++) *total += incl[id];
    for (id = n; id >= 1; id--) {
       Context* c = cp_context_by_id(id);
-      if (c->parent) incl[c->parent->id] += incl[id];
+      if (c->parent_id) incl[c->parent_id] += incl[id];
    }
    return incl;
 }

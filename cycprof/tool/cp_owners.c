@@ -58,6 +58,8 @@ void cp_owner_take(UInt id, SBInfo* sb)
 {
    Owner* o;
    tl_assert(id >= 1 && id <= n_owners);
+   if (owners[id].n_counters + sb->n_exits > CP_OWNER_MAX_COUNTERS)
+      id = new_owner(owners[id].fn);
    o = &owners[id];
    if (o->n_sbs == o->sbs_capacity) {
       o->sbs_capacity = o->sbs_capacity ? 2 * o->sbs_capacity : 4;

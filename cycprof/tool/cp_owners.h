@@ -23,6 +23,11 @@ typedef struct {
    UInt    counters_capacity;
 } Owner;
 
+/* A context's dense_len has 24 bits (cp_types.h).  Superblocks that
+ * would take a function past that get an owner of their own, which no
+ * frame uses: they count through the contexts' cost-center tables. */
+#define CP_OWNER_MAX_COUNTERS ((1u << 24) - 1)
+
 void         cp_owners_init(void);
 /* The owner id of function fn (an entry address, or 0 for a thread's
  * root), created on first use; ids start at 1. */

@@ -104,7 +104,7 @@ static UInt top_set(XArray* stack)
 /* The running thread's stack moves to the tree of region set `set`. */
 static void enter_set(ThreadId tid, UInt set)
 {
-   UInt serial = cp_callstack_root(tid)->tid;
+   UInt serial = cp_context_tid(cp_callstack_root(tid));
    UWord key = ((UWord)serial << 32) | set;
    UWord* known;
    Context* root;
@@ -130,7 +130,7 @@ UInt cp_regions_root_set(void)
 
 static ULong thread_count(ThreadId tid)
 {
-   return cp_running_thread(cp_callstack_root(tid)->tid);
+   return cp_running_thread(cp_context_tid(cp_callstack_root(tid)));
 }
 
 void cp_region_begin(ThreadId tid, const HChar* name)

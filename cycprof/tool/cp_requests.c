@@ -8,6 +8,7 @@
 #include "pub_tool_vki.h"
 #include "cp_callstack.h"
 #include "cp_collect.h"
+#include "cp_context.h"
 #include "cp_parts.h"
 #include "cp_regions.h"
 #include "cp_requests.h"
@@ -51,7 +52,7 @@ static void client_string(Addr a, HChar* buf, SizeT size)
 static void exclude_own(ThreadId tid, UWord word)
 {
    UWord own = word & 0xff;
-   UInt serial = cp_callstack_root(tid)->tid;
+   UInt serial = cp_context_tid(cp_callstack_root(tid));
    ULong mark;
    if (own == CYCPROF_OWN_SINCE_MARK) {
       ULong since = cp_running_take_mark(serial, &mark)
@@ -92,15 +93,15 @@ static Bool cycprof_request(ThreadId tid, UWord* args, UWord* ret)
       exclude_own(tid, args[2]);
       *ret = args[0] == CYCPROF_REQ_COUNT
                 ? cp_running_total()
-                : cp_running_thread(cp_callstack_root(tid)->tid);
+                : cp_running_thread(cp_context_tid(cp_callstack_root(tid)));
       return True;
    case CYCPROF_REQ_MARK:
       cp_running_need();
       exclude_own(tid, args[2]);
       /* The mark is the end of its sequence: the count here already
        * leaves out the one instruction after the special sequence. */
-      cp_running_set_mark(cp_callstack_root(tid)->tid,
-                          cp_running_thread(cp_callstack_root(tid)->tid) + 1);
+      cp_running_set_mark(cp_context_tid(cp_callstack_root(tid)),
+                          cp_running_thread(cp_context_tid(cp_callstack_root(tid))) + 1);
       return True;
    case CYCPROF_REQ_REGION_BEGIN:
    case CYCPROF_REQ_REGION_END:

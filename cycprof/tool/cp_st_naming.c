@@ -177,8 +177,8 @@ static Addr naming_address(LocationSet* s, SuperblockLocations* sl,
                            const UnnamedBases* b)
 {
    if (c->kind == CtxCall) {
-      FrameFacts frame = cp_st_frame(s, sl, c->fn);
-      if (frame.unnamed && frame.obj == obj) return c->fn;
+      FrameFacts frame = cp_st_frame(s, sl, cp_context_fn(c));
+      if (frame.unnamed && frame.obj == obj) return cp_context_fn(c);
    }
    return b ? cp_unnamed_lowest(b, obj) : a;
 }

@@ -90,10 +90,12 @@ typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
 /* A calling context: the chain of active calls from a thread's root.
  * There are millions in a big program (cc1plus: 4 M), so every byte
- * counts: 64 in all.  The counters of superblocks fn does not own are in
- * a table off the context (cp_context.c), which few contexts have. */
+ * counts: 48 in all.  What is the same for many contexts is in small
+ * tables by a 32-bit index: the parent (by its id), the frame's function
+ * and the thread and region set of the tree (cp_context.h has the
+ * accessors).  The counters of superblocks fn does not own are in a
+ * table off the context (cp_context.c), which few contexts have. */
 typedef struct Context {
-   struct Context* parent;
    ULong       calls;      /* how often a frame entered this context */
    union {
       ULong*   dense;      /* [dense_len]: counters of superblocks fn owns,
@@ -101,22 +103,23 @@ typedef struct Context {
       UChar*   packed;     /* when is_packed: the same, cp_packed.h */
    };
    Addr        callsite;   /* where control left the parent (0 for roots) */
-   Addr        fn;         /* function of this frame; signo for signals */
-   UInt        owner;      /* fn's id in cp_owners.h */
-   UInt        dense_len;  /* 0 while packed */
+   UInt        parent_id;  /* 0 for roots */
    UInt        id;         /* dense, creation order: parents first */
-   UInt        tid;
-   UInt        region;     /* open region set (cp_regions.h), 0: none */
-   UChar       kind : 2;   /* CtxKind */
+   UInt        fn_id;      /* its function (signo for signals), interned */
+   UInt        owner;      /* fn's id in cp_owners.h */
+   UInt        tree;       /* its root's thread and region set */
+   UInt        dense_len : 24;   /* 0 while packed; a function's counters
+                                  * are far fewer than 2^24 */
+   UInt        kind : 2;   /* CtxKind */
    /* A frame of a function already active further up the chain, entered
     * from another function (mutual recursion): see cp_context_enter. */
-   UChar       reentry : 1;
-   UChar       toggled : 1;       /* --toggle-collect frames on its chain,
+   UInt        reentry : 1;
+   UInt        toggled : 1;       /* --toggle-collect frames on its chain,
                                    * mod 2 */
-   UChar       is_packed : 1;     /* its frame left every stack (cp_cold.h) */
-   UChar       recently_used : 1; /* published since the last packing, or
+   UInt        is_packed : 1;     /* its frame left every stack (cp_cold.h) */
+   UInt        recently_used : 1; /* published since the last packing, or
                                    * in a live frame (cp_cold.h) */
-   UChar       has_foreign : 1;   /* it has a table of cost centers */
+   UInt        has_foreign : 1;   /* it has a table of cost centers */
 } Context;
 
 /* A frame of the shadow call stack. */

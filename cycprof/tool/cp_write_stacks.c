@@ -27,14 +27,14 @@
  * function) adds no location, so it shares its parent's dump node. */
 static Bool adds_frame(const Context* c)
 {
-   return c->parent == NULL || c->callsite != 0;
+   return c->parent_id == 0 || c->callsite != 0;
 }
 
 /* The location of a frame's entry, named like its code. */
 static UInt frame_location(LocationSet* s, SuperblockLocations* sl,
                            const Context* c)
 {
-   return cp_st_frame(s, sl, c->fn).entry;
+   return cp_st_frame(s, sl, cp_context_fn(c)).entry;
 }
 
 /* Call sites and frame entries are locations too, and all are written
@@ -93,8 +93,8 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       if (id + CP_PREFETCH_AHEAD <= n)
          cp_prefetch_context(id + CP_PREFETCH_AHEAD);
       if (!c->callsite) continue;
-      if (c->parent->kind == CtxRoot)
-         cp_st_gather(s, sl, c->parent, NULL, &bases);
+      if (cp_context_parent(c)->kind == CtxRoot)
+         cp_st_gather(s, sl, cp_context_parent(c), NULL, &bases);
       callsite_loc[id] = callsite_location(s, sl, c, &bases);
    }
    VG_(free)(bases.items);
@@ -234,7 +234,7 @@ static UInt base_function(const LocationSet* s, UInt loc, Addr a)
 static UInt frame_base_function(LocationSet* s, SuperblockLocations* sl,
                                 const Context* c)
 {
-   FrameFacts f = cp_st_frame(s, sl, c->fn);
+   FrameFacts f = cp_st_frame(s, sl, cp_context_fn(c));
    return f.unnamed ? unnamed_function(f.obj)
                     : location_function(s, f.base);
 }
@@ -280,7 +280,7 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
                               const Context* c,
                               const UnnamedBases* parent_bases)
 {
-   const Context* p = c->parent;
+   const Context* p = cp_context_parent(c);
    UInt base = cp_locset_id(s, c->callsite);
    if (p->kind == CtxRoot)
       return cp_st_code_location(s, sl, p, c->callsite, base, parent_bases);
@@ -365,7 +365,7 @@ static void write_nodes(OutFile* out, LocationSet* s,
    nd->n_nodes = 0;
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
-      Context* p = c->parent;
+      Context* p = cp_context_parent(c);
       UInt node, parent;
       if (id + CP_PREFETCH_AHEAD <= n)
          cp_prefetch_context(id + CP_PREFETCH_AHEAD);
@@ -374,8 +374,9 @@ static void write_nodes(OutFile* out, LocationSet* s,
          node = parent;
       } else if (!p) {
          node = ++nd->n_nodes;   /* a thread's root: always its own */
-         if (c->region)          /* the root of a region set's tree */
-            cp_outfile_printf(out, "node\t%u\t0\t0\t%u\n", node, c->region);
+         if (cp_context_region(c))   /* the root of a region set's tree */
+            cp_outfile_printf(out, "node\t%u\t0\t0\t%u\n", node,
+                              cp_context_region(c));
          else
             cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
       } else {
@@ -516,12 +517,12 @@ static ULong write_samples(OutFile* out, LocationSet* s,
       nc.touched.used = 0;
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
-         tid = c->tid;   /* a node never spans threads: roots are apart */
+         tid = cp_context_tid(c);   /* a node never spans threads: roots are apart */
          add_context_costs(s, c, sl, nd, OwnCode, &nc);
       }
       for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
          Context* c = cp_context_by_id(id);
-         tid = c->tid;
+         tid = cp_context_tid(c);
          add_context_costs(s, c, sl, nd, ForeignCode, &nc);
       }
       cp_sort_and_merge(&nc.touched);
