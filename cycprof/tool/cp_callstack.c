@@ -101,7 +101,7 @@ static inline Frame* push_with_room(ThreadStack* t, Addr sp, Addr fn,
    Frame* f = &t->frames[t->depth];
    /* A call folded into a context already active (recursion) is not a
     * new entry into it: callgrind counts only the outermost call too. */
-   if (cp_context_parent(ctx) == context_of_depth(t, t->depth)) ctx->calls++;
+   if (cp_context_parent(ctx) == context_of_depth(t, t->depth)) cp_context_count_call(ctx);
    t->depth++;
    f->sp = sp;
    f->fn = fn;
@@ -289,7 +289,7 @@ static void replace_top(ThreadStack* t, Frame* top, Addr fn)
    top->ctx = ctx;
    top->kind = trampoline ? FrameTrampoline : FrameCall;
    top->site = NULL;
-   if (cp_context_parent(ctx) == parent) ctx->calls++;
+   if (cp_context_parent(ctx) == parent) cp_context_count_call(ctx);
 }
 
 static Context* tail_call_context(SBInfo* entry, Context* parent, Addr site)

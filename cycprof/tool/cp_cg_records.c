@@ -368,7 +368,7 @@ static ULong* collect_context_costs(Naming* nm, RecordList* l,
       for (k = 0; k < f.used; k++)
          if (!cp_arcs_active(w, function_key(f.items[k].code)))
             new_call(l, frame, f.items[k].first, f.items[k].code,
-                     f.items[k].first, c->calls ? c->calls : 1,
+                     f.items[k].first, cp_context_calls(c) ? cp_context_calls(c) : 1,
                      f.items[k].cost);
    }
    VG_(free)(f.items);
@@ -388,10 +388,10 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
       const Context* c = cp_context_by_id(id);
       SrcPos caller;
       /* Top-level frames (callsite 0) were entered from nowhere. */
-      if (c->callsite == 0 || arc[id] == 0) continue;
-      caller = frame_function(nm, cp_context_parent(c), c->callsite);
+      if (c->site_id == 0 || arc[id] == 0) continue;
+      caller = frame_function(nm, cp_context_parent(c), cp_context_callsite(c));
       if (cp_context_parent(c)->kind == CtxRoot) {
-         SrcPos raw = cp_srcpos_of(nm->names, c->callsite);
+         SrcPos raw = cp_srcpos_of(nm->names, cp_context_callsite(c));
          /* Named like the root's own unnamed code (a thread's first
           * code, e.g. a stripped program's _start). */
          if (!cp_naming_has_symbol(nm, raw)) {
@@ -403,9 +403,9 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
                                        cp_unnamed_lowest(&bases, raw.obj));
          }
       }
-      caller.line = cp_naming_function_at(nm, c->callsite).line;
-      new_call(l, caller, c->callsite, cp_naming_function_at(nm, cp_context_fn(c)),
-               cp_context_fn(c), c->calls, arc[id]);
+      caller.line = cp_naming_function_at(nm, cp_context_callsite(c)).line;
+      new_call(l, caller, cp_context_callsite(c), cp_naming_function_at(nm, cp_context_fn(c)),
+               cp_context_fn(c), cp_context_calls(c), arc[id]);
    }
    VG_(free)(bases.items);
 }

@@ -17,15 +17,15 @@
 CpStats cp_stats;
 
 /* docs/internals/memory.md counts on it. */
-STATIC_ASSERT(sizeof(Context) == 48);
+STATIC_ASSERT(sizeof(Context) == 40);
 
 /* (parent, callsite, fn) -> context, in two tables.  Almost every key
  * leads to the context made for it, whose own fields are the key: those
- * are found through an open-addressing table of context addresses, each
- * tagged in its top 16 bits with 16 bits of the key's hash, so that a
- * lookup touches one slot and the one context it wants (a chained table
- * of separate edge records cost 40 bytes and two or three cache misses
- * per call-site cache miss).  With folding, some keys lead to an earlier
+ * are found through an open-addressing table of context ids (a chained
+ * table of separate edge records cost 40 bytes and two or three cache
+ * misses per call-site cache miss; 8-byte slots tagged with bits of the
+ * hash saved reading the contexts of other keys, but cost 32 MB more on
+ * a compiler).  With folding, some keys lead to an earlier
  * context instead: those few are Edges in a chained table. */
 typedef struct Edge {
    struct Edge* next;
@@ -41,10 +41,7 @@ typedef struct {
    UWord  n_items;
 } ChainTable;
 
-#define TAG_SHIFT 48
-#define ADDR_MASK ((1ULL << TAG_SHIFT) - 1)
-
-static UWord*     child_slots;      /* tagged Context*, 0: empty */
+static UInt*      child_slots;      /* context ids, 0: empty */
 static UWord      child_mask, n_children;
 static ChainTable folds;
 /* Contexts by id, in chunks of their own: id -> address is arithmetic
@@ -54,11 +51,10 @@ static ChainTable folds;
 Context**         cp_context_chunks;
 static UInt       n_chunks, chunks_capacity;
 static UInt       n_contexts;
-/* A few thousand functions and a few roots serve millions of contexts:
- * each context names them by a 32-bit index. */
-Addr*             cp_context_fns;
-static UInt       n_fns, fns_capacity;
-static AddrMap    fn_ids;           /* fn + 1 -> fn_id */
+/* A few thousand functions, call sites and roots serve millions of
+ * contexts: each context names them by a 32-bit index. */
+Interner          cp_context_fns, cp_context_sites;
+static AddrMap    calls_above_32_bits;   /* id -> calls >> 32 */
 ContextTree*      cp_context_trees;
 static UInt       n_trees, trees_capacity;
 
@@ -100,49 +96,40 @@ static void grow_folds(ChainTable* t)
    *t = bigger;
 }
 
-static UWord tagged(const Context* c, UWord hash)
-{
-   return (hash >> TAG_SHIFT << TAG_SHIFT) | (UWord)c;
-}
-
 static Context* find_child(const Context* parent, Addr callsite, Addr fn,
                            UWord hash)
 {
-   UWord i = hash & child_mask, tag = hash >> TAG_SHIFT;
+   UWord i = hash & child_mask;
    for (; child_slots[i]; i = (i + 1) & child_mask) {
-      Context* c;
-      if (child_slots[i] >> TAG_SHIFT != tag) continue;
-      c = (Context*)(child_slots[i] & ADDR_MASK);
-      if (c->parent_id == parent->id && c->callsite == callsite
+      Context* c = cp_context_at(child_slots[i]);
+      if (c->parent_id == parent->id && cp_context_callsite(c) == callsite
           && cp_context_fn(c) == fn)
          return c;
    }
    return NULL;
 }
 
-static void put_child(UWord* slots, UWord mask, const Context* c)
+static void put_child(UInt* slots, UWord mask, const Context* c)
 {
-   UWord hash = edge_hash(cp_context_parent(c), c->callsite,
+   UWord hash = edge_hash(cp_context_parent(c), cp_context_callsite(c),
                           cp_context_fn(c)),
          i = hash & mask;
    while (slots[i]) i = (i + 1) & mask;
-   slots[i] = tagged(c, hash);
+   slots[i] = c->id;
 }
 
-/* At most half full: probes stay short, and 16 bytes a context is still
- * less than the 48 of a chained edge. */
+/* At most half full: probes stay short (each reads a context). */
 static void add_child(const Context* c)
 {
-   tl_assert(((UWord)c & ~ADDR_MASK) == 0);
    if (2 * (n_children + 1) > child_mask + 1) {
-      UWord i, old_mask = child_mask, *old = child_slots;
+      UWord i, old_mask = child_mask;
+      UInt* old = child_slots;
       child_mask = 2 * child_mask + 1;
       child_slots = VG_(calloc)("cp.ctx.children", child_mask + 1,
-                                sizeof(UWord));
+                                sizeof(UInt));
       for (i = 0; i <= old_mask; i++)
          if (old[i])
-            put_child(child_slots, child_mask,
-                      (const Context*)(old[i] & ADDR_MASK));
+            put_child(child_slots, child_mask, cp_context_at(old[i]));
       VG_(free)(old);
    }
    put_child(child_slots, child_mask, c);
@@ -153,24 +140,24 @@ void cp_context_init(void)
 {
    table_init(&folds, 1 << 8);
    child_mask = (1 << 12) - 1;
-   child_slots = VG_(calloc)("cp.ctx.children", child_mask + 1, sizeof(UWord));
+   child_slots = VG_(calloc)("cp.ctx.children", child_mask + 1, sizeof(UInt));
    n_contexts = 0;
-   cp_addrmap_init(&fn_ids, 1024);
+   cp_intern_init(&cp_context_fns);
+   cp_intern_init(&cp_context_sites);
+   cp_addrmap_init(&calls_above_32_bits, 16);
 }
 
-static UInt fn_id_of(Addr fn)
+void cp_context_calls_wrapped(const Context* c)
 {
-   Bool added;
-   UWord* id = cp_addrmap_slot(&fn_ids, fn + 1, &added);
-   if (!added) return (UInt)*id;
-   if (n_fns == fns_capacity) {
-      fns_capacity = fns_capacity ? 2 * fns_capacity : 1024;
-      cp_context_fns = VG_(realloc)("cp.ctx.fns", cp_context_fns,
-                                    fns_capacity * sizeof(Addr));
-   }
-   cp_context_fns[n_fns] = fn;
-   *id = n_fns;
-   return n_fns++;
+   UWord* high = cp_addrmap_find(&calls_above_32_bits, c->id);
+   if (high) (*high)++;
+   else cp_addrmap_put(&calls_above_32_bits, c->id, 1);
+}
+
+ULong cp_context_calls(const Context* c)
+{
+   UWord* high = cp_addrmap_find(&calls_above_32_bits, c->id);
+   return ((ULong)(high ? *high : 0) << 32) | c->calls;
 }
 
 static UInt new_tree(UInt tid)
@@ -212,8 +199,8 @@ static Context* new_context(Context* parent, Addr callsite, Addr fn,
    Context* c = context_slot(n_contexts + 1);
    c->id = ++n_contexts;
    c->parent_id = parent ? parent->id : 0;
-   c->callsite = callsite;
-   c->fn_id = fn_id_of(fn);
+   c->site_id = cp_intern(&cp_context_sites, callsite);
+   c->fn_id = cp_intern(&cp_context_fns, fn);
    c->kind = kind;
    c->tree = parent ? parent->tree : new_tree(root_tid);
    c->owner = cp_owner_of_frame(fn);
@@ -293,7 +280,7 @@ Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
       to = folded_context(parent, callsite, fn);
    else
       to = new_context(parent, callsite, fn, kind, 0);
-   if (to->parent_id == parent->id && to->callsite == callsite
+   if (to->parent_id == parent->id && cp_context_callsite(to) == callsite
        && cp_context_fn(to) == fn)
       add_child(to);
    else
@@ -384,7 +371,9 @@ void cp_context_zero(Context* ctx)
 {
    const ForeignTable* t = foreign_of(ctx);
    UInt k;
+   UWord* calls_high = cp_addrmap_find(&calls_above_32_bits, ctx->id);
    ctx->calls = 0;
+   if (calls_high) *calls_high = 0;
    cp_cold_zero(ctx);
    for (k = 0; t && k < t->capacity; k++)
       if (t->ccs[k].sb_key)
@@ -477,7 +466,7 @@ void cp_context_memory(ContextMemory* m)
    for (k = 0; k < n_foreign; k++)
       m->table_bytes += (ULong)foreign_tables[k].capacity * sizeof(CostCenter);
    m->context_bytes = cp_context_bytes();
-   m->edge_table_bytes = (child_mask + 1) * sizeof(UWord)
+   m->edge_table_bytes = (child_mask + 1) * sizeof(UInt)
                          + folds.n_buckets * sizeof(void*);
 }
 

@@ -3,6 +3,7 @@
 #define CP_CONTEXT_H
 
 #include "cp_collect.h"
+#include "cp_intern.h"
 #include "cp_owners.h"
 #include "cp_types.h"
 
@@ -75,26 +76,43 @@ Context*    cp_context_by_id(UInt id);   /* ids run from 1 to count */
 /* Contexts live in chunks by id: the id gives the address. */
 #define CP_CONTEXT_CHUNK_SHIFT 14
 extern Context** cp_context_chunks;
-/* Interned functions of frames: fn_id -> address (signo for signals). */
-extern Addr*     cp_context_fns;
+/* Interned functions of frames (signo for signals) and call sites. */
+extern Interner  cp_context_fns, cp_context_sites;
 typedef struct {
    UInt tid;      /* thread serial */
    UInt region;   /* region set of the tree (cp_regions.h), 0: none */
 } ContextTree;
 extern ContextTree* cp_context_trees;
 
+/* cp_context_by_id without the check, for the hot paths. */
+static inline Context* cp_context_at(UInt id)
+{
+   return &cp_context_chunks[id >> CP_CONTEXT_CHUNK_SHIFT]
+                            [id & ((1u << CP_CONTEXT_CHUNK_SHIFT) - 1)];
+}
+
 static inline Context* cp_context_parent(const Context* c)
 {
-   UInt id = c->parent_id;
-   return id ? &cp_context_chunks[id >> CP_CONTEXT_CHUNK_SHIFT]
-                                 [id & ((1u << CP_CONTEXT_CHUNK_SHIFT) - 1)]
-             : NULL;
+   return c->parent_id ? cp_context_at(c->parent_id) : NULL;
 }
 
 static inline Addr cp_context_fn(const Context* c)
 {
-   return cp_context_fns[c->fn_id];
+   return cp_interned(&cp_context_fns, c->fn_id);
 }
+
+static inline Addr cp_context_callsite(const Context* c)
+{
+   return cp_interned(&cp_context_sites, c->site_id);
+}
+
+/* Calls wrap at 2^32 rarely enough to keep the rest in a side map. */
+void        cp_context_calls_wrapped(const Context* c);
+static inline void cp_context_count_call(Context* c)
+{
+   if (++c->calls == 0) cp_context_calls_wrapped(c);
+}
+ULong       cp_context_calls(const Context* c);
 
 static inline UInt cp_context_tid(const Context* c)
 {

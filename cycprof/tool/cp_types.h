@@ -90,19 +90,21 @@ typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
 /* A calling context: the chain of active calls from a thread's root.
  * There are millions in a big program (cc1plus: 4 M), so every byte
- * counts: 48 in all.  What is the same for many contexts is in small
- * tables by a 32-bit index: the parent (by its id), the frame's function
- * and the thread and region set of the tree (cp_context.h has the
- * accessors).  The counters of superblocks fn does not own are in a
+ * counts: 40 in all.  What is the same for many contexts is in small
+ * tables by a 32-bit index: the parent (by its id), the frame's function,
+ * the call site and the thread and region set of the tree (cp_context.h
+ * has the accessors).  The counters of superblocks fn does not own are in a
  * table off the context (cp_context.c), which few contexts have. */
 typedef struct Context {
-   ULong       calls;      /* how often a frame entered this context */
    union {
       ULong*   dense;      /* [dense_len]: counters of superblocks fn owns,
                             * as far as those that ran here need */
       UChar*   packed;     /* when is_packed: the same, cp_packed.h */
    };
-   Addr        callsite;   /* where control left the parent (0 for roots) */
+   UInt        calls;      /* how often a frame entered this context, low
+                            * 32 bits: cp_context_calls() */
+   UInt        site_id;    /* where control left the parent (0: roots),
+                            * interned */
    UInt        parent_id;  /* 0 for roots */
    UInt        id;         /* dense, creation order: parents first */
    UInt        fn_id;      /* its function (signo for signals), interned */

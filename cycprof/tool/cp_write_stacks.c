@@ -27,7 +27,7 @@
  * function) adds no location, so it shares its parent's dump node. */
 static Bool adds_frame(const Context* c)
 {
-   return c->parent_id == 0 || c->callsite != 0;
+   return c->parent_id == 0 || c->site_id != 0;
 }
 
 /* The location of a frame's entry, named like its code. */
@@ -92,7 +92,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       Context* c = cp_context_by_id(id);
       if (id + CP_PREFETCH_AHEAD <= n)
          cp_prefetch_context(id + CP_PREFETCH_AHEAD);
-      if (!c->callsite) continue;
+      if (!c->site_id) continue;
       if (cp_context_parent(c)->kind == CtxRoot)
          cp_st_gather(s, sl, cp_context_parent(c), NULL, &bases);
       callsite_loc[id] = callsite_location(s, sl, c, &bases);
@@ -281,11 +281,11 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
                               const UnnamedBases* parent_bases)
 {
    const Context* p = cp_context_parent(c);
-   UInt base = cp_locset_id(s, c->callsite);
+   UInt base = cp_locset_id(s, cp_context_callsite(c));
    if (p->kind == CtxRoot)
-      return cp_st_code_location(s, sl, p, c->callsite, base, parent_bases);
-   if (base_function(s, base, c->callsite) == frame_base_function(s, sl, p))
-      return cp_st_code_location(s, sl, p, c->callsite, base, NULL);
+      return cp_st_code_location(s, sl, p, cp_context_callsite(c), base, parent_bases);
+   if (base_function(s, base, cp_context_callsite(c)) == frame_base_function(s, sl, p))
+      return cp_st_code_location(s, sl, p, cp_context_callsite(c), base, NULL);
    if (!cp_locset_unnamed(s, base)) return base;
    return frame_location(s, sl, p);
 }

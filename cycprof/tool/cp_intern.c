@@ -1,0 +1,55 @@
+/* cycprof: interned addresses (see cp_intern.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_addrmap.h"
+#include "cp_intern.h"
+
+static UWord slot_of(const Interner* t, Addr a)
+{
+   UWord i = cp_hash_word(a) & t->mask;
+   while (t->slots[i] && t->values[t->slots[i] - 1] != a)
+      i = (i + 1) & t->mask;
+   return i;
+}
+
+static void grow_slots(Interner* t)
+{
+   UInt k;
+   t->mask = 2 * t->mask + 1;
+   VG_(free)(t->slots);
+   t->slots = VG_(calloc)("cp.intern", t->mask + 1, sizeof(UInt));
+   for (k = 0; k < t->n; k++) t->slots[slot_of(t, t->values[k])] = k + 1;
+}
+
+void cp_intern_init(Interner* t)
+{
+   t->capacity = 256;
+   t->values = VG_(malloc)("cp.intern", t->capacity * sizeof(Addr));
+   t->mask = 511;
+   t->slots = VG_(calloc)("cp.intern", t->mask + 1, sizeof(UInt));
+   t->n = 0;
+   cp_intern(t, 0);
+}
+
+UInt cp_intern(Interner* t, Addr a)
+{
+   UWord i = slot_of(t, a);
+   if (t->slots[i]) return t->slots[i] - 1;
+   tl_assert(t->n < 0xfffffffeu);
+   if (t->n == t->capacity) {
+      t->capacity *= 2;
+      t->values = VG_(realloc)("cp.intern", t->values,
+                               t->capacity * sizeof(Addr));
+   }
+   t->values[t->n++] = a;
+   /* At most half full: probes stay short. */
+   if (2 * t->n > t->mask + 1) grow_slots(t);
+   else t->slots[i] = t->n;
+   return t->n - 1;
+}
+
+ULong cp_intern_bytes(const Interner* t)
+{
+   return (ULong)t->capacity * sizeof(Addr) + (t->mask + 1) * sizeof(UInt);
+}
