@@ -39,6 +39,34 @@ static const UChar* get_varint(const UChar* p, ULong* v)
    return p;
 }
 
+/* A nonzero counter and the zeros before it, in one byte when there are
+ * fewer than 15 zeros and the value is below 16 (cc1plus: most of them,
+ * called a few times each): the zeros in the high nibble, the value in
+ * the low one.  15 zeros or a value 0 in its nibble: a varint with the
+ * real number follows. */
+#define GAP_ESCAPE 15
+
+static UChar* put_counter(UChar* p, UInt gap, ULong value)
+{
+   UChar* head = p++;
+   UInt gap_nibble = gap < GAP_ESCAPE ? gap : GAP_ESCAPE;
+   UInt value_nibble = value < 16 ? (UInt)value : 0;
+   *head = (UChar)(gap_nibble << 4 | value_nibble);
+   if (gap_nibble == GAP_ESCAPE) p = put_varint(p, gap);
+   if (value_nibble == 0) p = put_varint(p, value);
+   return p;
+}
+
+static const UChar* get_counter(const UChar* p, ULong* gap, ULong* value)
+{
+   UChar head = *p++;
+   *gap = head >> 4;
+   *value = head & 15;
+   if (*gap == GAP_ESCAPE) p = get_varint(p, gap);
+   if (*value == 0) p = get_varint(p, value);
+   return p;
+}
+
 static UChar* bump(SizeT size)
 {
    UChar* p;
@@ -56,10 +84,10 @@ static UChar* bump(SizeT size)
 
 static SizeT packed_size(const UChar* packed)
 {
-   ULong len, n_nonzero, v, k;
+   ULong len, n_nonzero, gap, value, k;
    const UChar* p = get_varint(packed, &len);
    p = get_varint(p, &n_nonzero);
-   for (k = 0; k < 2 * n_nonzero; k++) p = get_varint(p, &v);
+   for (k = 0; k < n_nonzero; k++) p = get_counter(p, &gap, &value);
    return p - packed;
 }
 
@@ -81,8 +109,7 @@ UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
          gap++;
          continue;
       }
-      p = put_varint(p, gap);
-      p = put_varint(p, dense[i]);
+      p = put_counter(p, gap, dense[i]);
       gap = 0;
    }
    size = p - scratch;
@@ -115,8 +142,7 @@ void cp_packed_decode(const UChar* packed, ULong* dense)
    p = get_varint(p, &n_nonzero);
    VG_(memset)(dense, 0, len * sizeof(ULong));
    for (k = 0; k < n_nonzero; k++) {
-      p = get_varint(p, &gap);
-      p = get_varint(p, &value);
+      p = get_counter(p, &gap, &value);
       at += (UInt)gap;
       tl_assert(at < len);
       dense[at++] = value;

@@ -4,8 +4,9 @@
  * Most contexts of a big program run once or a few times and then only
  * wait for the dump (cc1plus: 4 M contexts, 148 bytes of dense counters
  * each, 63 of them nonzero, mostly small).  Packed, they take about a
- * sixth: the length, then per nonzero counter the zeros before it and its
- * value, as LEB128 varints. */
+ * tenth: the length and the number of nonzero counters as LEB128
+ * varints, then per nonzero counter the zeros before it and its value,
+ * in one byte when both are small (cp_packed.c). */
 #ifndef CP_PACKED_H
 #define CP_PACKED_H
 
