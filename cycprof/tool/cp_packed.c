@@ -13,6 +13,12 @@ static UChar* chunk_next;
 static SizeT  chunk_left;
 static SizeT  total_bytes, released_bytes;
 
+/* Released copies by size, for copies of that size to come: linked
+ * through their first bytes (copies too small to hold the link are
+ * lost).  Sizes are small: a copy is about a tenth of its counters. */
+#define REUSE_SIZES 256
+static UChar* released[REUSE_SIZES];
+
 static UChar* scratch;          /* encoding buffer, worst case sized */
 static SizeT  scratch_capacity;
 
@@ -70,6 +76,12 @@ static const UChar* get_counter(const UChar* p, ULong* gap, ULong* value)
 static UChar* bump(SizeT size)
 {
    UChar* p;
+   if (size < REUSE_SIZES && released[size]) {
+      p = released[size];
+      VG_(memcpy)(&released[size], p, sizeof(UChar*));
+      released_bytes -= size;
+      return p;
+   }
    if (size > chunk_left) {
       SizeT bytes = size > CHUNK_BYTES ? size : CHUNK_BYTES;
       chunk_next = VG_(malloc)("cp.packed", bytes);
@@ -80,6 +92,15 @@ static UChar* bump(SizeT size)
    chunk_left -= size;
    total_bytes += size;
    return p;
+}
+
+static void release(UChar* copy, SizeT size)
+{
+   released_bytes += size;
+   if (size >= sizeof(UChar*) && size < REUSE_SIZES) {
+      VG_(memcpy)(copy, &released[size], sizeof(UChar*));
+      released[size] = copy;
+   }
 }
 
 static SizeT packed_size(const UChar* packed)
@@ -120,7 +141,7 @@ UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
       released_bytes += old_size - size;
       copy = old;
    } else {
-      if (old) cp_packed_release(old);
+      if (old) release(old, old_size);
       copy = bump(size);
    }
    VG_(memcpy)(copy, scratch, size);
@@ -158,12 +179,6 @@ void cp_packed_zero(UChar* packed)
    *count = 0;
 }
 
-/* Copies carry no size of their own: 4 bytes each would be a sixth of
- * the typical copy.  Releasing is rare enough to read it through. */
-void cp_packed_release(const UChar* packed)
-{
-   released_bytes += packed_size(packed);
-}
 
 SizeT cp_packed_bytes(void)
 {

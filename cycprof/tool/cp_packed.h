@@ -14,7 +14,7 @@
 
 /* A packed copy of dense[0 .. len), in memory that lives until exit:
  * in place of old (a copy no longer used, or NULL) when it fits there,
- * else new (and old is released). */
+ * else new (and old is released, for copies of its size to come). */
 UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old);
 /* The len it was packed from. */
 UInt   cp_packed_len(const UChar* packed);
@@ -22,8 +22,6 @@ UInt   cp_packed_len(const UChar* packed);
 void   cp_packed_decode(const UChar* packed, ULong* dense);
 /* Makes every counter of a packed copy zero, in place. */
 void   cp_packed_zero(UChar* packed);
-/* Marks a packed copy as no longer used (its context was unpacked). */
-void   cp_packed_release(const UChar* packed);
 
 /* Bytes taken by packed copies, and of those the released ones. */
 SizeT  cp_packed_bytes(void);
