@@ -5,6 +5,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
 #include "cp_arena.h"
+#include "cp_children.h"
 #include "cp_cold.h"
 #include "cp_collect.h"
 #include "cp_context.h"
@@ -21,12 +22,8 @@ STATIC_ASSERT(sizeof(Context) == 40);
 
 /* (parent, callsite, fn) -> context, in two tables.  Almost every key
  * leads to the context made for it, whose own fields are the key: those
- * are found through an open-addressing table of context ids (a chained
- * table of separate edge records cost 40 bytes and two or three cache
- * misses per call-site cache miss; 8-byte slots tagged with bits of the
- * hash saved reading the contexts of other keys, but cost 32 MB more on
- * a compiler).  With folding, some keys lead to an earlier
- * context instead: those few are Edges in a chained table. */
+ * are found through cp_children.h.  With folding, some keys lead to an
+ * earlier context instead: those few are Edges in a chained table. */
 typedef struct Edge {
    struct Edge* next;
    Context* parent;
@@ -41,8 +38,6 @@ typedef struct {
    UWord  n_items;
 } ChainTable;
 
-static UInt*      child_slots;      /* context ids, 0: empty */
-static UWord      child_mask, n_children;
 static ChainTable folds;
 /* Contexts by id, in chunks of their own: id -> address is arithmetic
  * (no table of 8-byte pointers), and walks by id read memory in order. */
@@ -65,15 +60,10 @@ static void table_init(ChainTable* t, UWord n)
    t->buckets = VG_(calloc)("cp.ctx.table", n, sizeof(void*));
 }
 
-static UWord edge_hash(const Context* parent, Addr callsite, Addr fn)
-{
-   return cp_hash_word((UWord)parent->id ^ (callsite * 31) ^ (fn * 1000003));
-}
-
 static UWord edge_entry_hash(const void* entry)
 {
    const Edge* e = entry;
-   return edge_hash(e->parent, e->callsite, e->fn);
+   return cp_children_hash(e->parent, e->callsite, e->fn);
 }
 
 static void grow_folds(ChainTable* t)
@@ -96,51 +86,10 @@ static void grow_folds(ChainTable* t)
    *t = bigger;
 }
 
-static Context* find_child(const Context* parent, Addr callsite, Addr fn,
-                           UWord hash)
-{
-   UWord i = hash & child_mask;
-   for (; child_slots[i]; i = (i + 1) & child_mask) {
-      Context* c = cp_context_at(child_slots[i]);
-      if (c->parent_id == parent->id && cp_context_callsite(c) == callsite
-          && cp_context_fn(c) == fn)
-         return c;
-   }
-   return NULL;
-}
-
-static void put_child(UInt* slots, UWord mask, const Context* c)
-{
-   UWord hash = edge_hash(cp_context_parent(c), cp_context_callsite(c),
-                          cp_context_fn(c)),
-         i = hash & mask;
-   while (slots[i]) i = (i + 1) & mask;
-   slots[i] = c->id;
-}
-
-/* At most half full: probes stay short (each reads a context). */
-static void add_child(const Context* c)
-{
-   if (2 * (n_children + 1) > child_mask + 1) {
-      UWord i, old_mask = child_mask;
-      UInt* old = child_slots;
-      child_mask = 2 * child_mask + 1;
-      child_slots = VG_(calloc)("cp.ctx.children", child_mask + 1,
-                                sizeof(UInt));
-      for (i = 0; i <= old_mask; i++)
-         if (old[i])
-            put_child(child_slots, child_mask, cp_context_at(old[i]));
-      VG_(free)(old);
-   }
-   put_child(child_slots, child_mask, c);
-   n_children++;
-}
-
 void cp_context_init(void)
 {
    table_init(&folds, 1 << 8);
-   child_mask = (1 << 12) - 1;
-   child_slots = VG_(calloc)("cp.ctx.children", child_mask + 1, sizeof(UInt));
+   cp_children_init();
    n_contexts = 0;
    cp_intern_init(&cp_context_fns);
    cp_intern_init(&cp_context_sites);
@@ -268,8 +217,8 @@ static Context* folded_context(Context* parent, Addr callsite, Addr fn)
 Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
                           CtxKind kind)
 {
-   UWord hash = edge_hash(parent, callsite, fn);
-   Context* to = find_child(parent, callsite, fn, hash);
+   UWord hash = cp_children_hash(parent, callsite, fn);
+   Context* to = cp_children_find(parent, callsite, fn, hash);
    Edge* e;
    if (to) return to;
    if (folds.n_items && (e = find_fold(parent, callsite, fn, hash)))
@@ -282,7 +231,7 @@ Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
       to = new_context(parent, callsite, fn, kind, 0);
    if (to->parent_id == parent->id && cp_context_callsite(to) == callsite
        && cp_context_fn(to) == fn)
-      add_child(to);
+      cp_children_add(to);
    else
       add_fold(parent, callsite, fn, hash, to);
    return to;
@@ -466,7 +415,7 @@ void cp_context_memory(ContextMemory* m)
    for (k = 0; k < n_foreign; k++)
       m->table_bytes += (ULong)foreign_tables[k].capacity * sizeof(CostCenter);
    m->context_bytes = cp_context_bytes();
-   m->edge_table_bytes = (child_mask + 1) * sizeof(UInt)
+   m->edge_table_bytes = cp_children_bytes()
                          + folds.n_buckets * sizeof(void*);
 }
 
@@ -475,8 +424,7 @@ void cp_context_memory(ContextMemory* m)
  * peak.  Nothing may enter a context after this. */
 void cp_context_drop_lookup(void)
 {
-   VG_(free)(child_slots);
-   child_slots = NULL;
+   cp_children_free();
 }
 
 ULong cp_context_bytes(void)

@@ -1,0 +1,118 @@
+/* cycprof: the (parent, call site, function) -> context table
+ * (cp_children.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_addrmap.h"
+#include "cp_children.h"
+#include "cp_context.h"
+
+#define BUCKET_SLOTS 12
+#define CACHE_LINE   64
+
+/* Slots fill in order: a bucket with a free slot ends a probe. */
+typedef struct {
+   UChar tag[BUCKET_SLOTS];   /* top byte of the key's hash */
+   UInt  unused;
+   UInt  id[BUCKET_SLOTS];    /* 0: free */
+} Bucket;
+
+STATIC_ASSERT(sizeof(Bucket) == CACHE_LINE);
+
+static void*   allocated;     /* buckets, before alignment to a line */
+static Bucket* buckets;
+static UWord   bucket_mask, n_entries;
+
+UWord cp_children_hash(const Context* parent, Addr callsite, Addr fn)
+{
+   return cp_hash_word((UWord)parent->id ^ (callsite * 31) ^ (fn * 1000003));
+}
+
+static UChar tag_of(UWord hash)
+{
+   return (UChar)(hash >> 56);
+}
+
+static void make_buckets(UWord n)
+{
+   allocated = VG_(calloc)("cp.ctx.children", n * sizeof(Bucket) + CACHE_LINE,
+                           1);
+   buckets = (Bucket*)(((UWord)allocated + CACHE_LINE - 1)
+                       & ~(UWord)(CACHE_LINE - 1));
+   bucket_mask = n - 1;
+}
+
+void cp_children_init(void)
+{
+   make_buckets(1 << 8);
+   n_entries = 0;
+}
+
+Context* cp_children_find(const Context* parent, Addr callsite, Addr fn,
+                          UWord hash)
+{
+   UWord b = hash & bucket_mask;
+   UChar tag = tag_of(hash);
+   for (;; b = (b + 1) & bucket_mask) {
+      const Bucket* bucket = &buckets[b];
+      UInt k;
+      for (k = 0; k < BUCKET_SLOTS; k++) {
+         Context* c;
+         if (bucket->id[k] == 0) return NULL;
+         if (bucket->tag[k] != tag) continue;
+         c = cp_context_at(bucket->id[k]);
+         if (c->parent_id == parent->id && cp_context_callsite(c) == callsite
+             && cp_context_fn(c) == fn)
+            return c;
+      }
+   }
+}
+
+static void put(const Context* c)
+{
+   UWord hash = cp_children_hash(cp_context_parent(c), cp_context_callsite(c),
+                                 cp_context_fn(c));
+   UWord b = hash & bucket_mask;
+   for (;; b = (b + 1) & bucket_mask) {
+      Bucket* bucket = &buckets[b];
+      UInt k;
+      for (k = 0; k < BUCKET_SLOTS; k++)
+         if (bucket->id[k] == 0) {
+            bucket->id[k] = c->id;
+            bucket->tag[k] = tag_of(hash);
+            return;
+         }
+   }
+}
+
+/* At most 3/4 full: with 12 slots to a bucket, probes rarely leave the
+ * first one. */
+void cp_children_add(const Context* c)
+{
+   UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS;
+   if (4 * (n_entries + 1) > 3 * capacity) {
+      void* old_allocated = allocated;
+      const Bucket* old = buckets;
+      UWord b, old_n = bucket_mask + 1;
+      UInt k;
+      make_buckets(2 * old_n);
+      for (b = 0; b < old_n; b++)
+         for (k = 0; k < BUCKET_SLOTS && old[b].id[k]; k++)
+            put(cp_context_at(old[b].id[k]));
+      VG_(free)(old_allocated);
+   }
+   put(c);
+   n_entries++;
+}
+
+ULong cp_children_bytes(void)
+{
+   return (bucket_mask + 1) * sizeof(Bucket);
+}
+
+void cp_children_free(void)
+{
+   VG_(free)(allocated);
+   allocated = NULL;
+   buckets = NULL;
+}
