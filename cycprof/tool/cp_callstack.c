@@ -101,7 +101,8 @@ static inline Frame* push_with_room(ThreadStack* t, Addr sp, Addr fn,
    Frame* f = &t->frames[t->depth];
    /* A call folded into a context already active (recursion) is not a
     * new entry into it: callgrind counts only the outermost call too. */
-   if (cp_context_parent(ctx) == context_of_depth(t, t->depth)) cp_context_count_call(ctx);
+   if (cp_context_parent(ctx) == context_of_depth(t, t->depth))
+      cp_context_count_call(ctx);
    t->depth++;
    f->sp = sp;
    f->fn = fn;

@@ -92,7 +92,8 @@ void cp_collect_new_context(Context* c)
       cp_context_set_region(c, cp_regions_root_set());
    } else {
       c->toggled = parent->toggled
-                   ^ (c->kind == CtxCall && toggles_collection(cp_context_fn(c)));
+                   ^ (c->kind == CtxCall
+                      && toggles_collection(cp_context_fn(c)));
    }
 }
 

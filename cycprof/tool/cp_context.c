@@ -136,8 +136,9 @@ static Context* context_slot(UInt id)
          cp_context_chunks = VG_(realloc)("cp.ctx.chunks", cp_context_chunks,
                                chunks_capacity * sizeof(Context*));
       }
-      cp_context_chunks[n_chunks++] = VG_(calloc)("cp.ctx.chunk", CHUNK_CONTEXTS,
-                                       sizeof(Context));
+      cp_context_chunks[n_chunks++] = VG_(calloc)("cp.ctx.chunk",
+                                                  CHUNK_CONTEXTS,
+                                                  sizeof(Context));
    }
    return &cp_context_chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
 }

@@ -95,14 +95,15 @@ static Bool cycprof_request(ThreadId tid, UWord* args, UWord* ret)
                 ? cp_running_total()
                 : cp_running_thread(cp_context_tid(cp_callstack_root(tid)));
       return True;
-   case CYCPROF_REQ_MARK:
+   case CYCPROF_REQ_MARK: {
+      UInt serial = cp_context_tid(cp_callstack_root(tid));
       cp_running_need();
       exclude_own(tid, args[2]);
       /* The mark is the end of its sequence: the count here already
        * leaves out the one instruction after the special sequence. */
-      cp_running_set_mark(cp_context_tid(cp_callstack_root(tid)),
-                          cp_running_thread(cp_context_tid(cp_callstack_root(tid))) + 1);
+      cp_running_set_mark(serial, cp_running_thread(serial) + 1);
       return True;
+   }
    case CYCPROF_REQ_REGION_BEGIN:
    case CYCPROF_REQ_REGION_END:
       cp_running_need();
