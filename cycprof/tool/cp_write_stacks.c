@@ -626,6 +626,10 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    sb_fn = superblock_functions(&s, &sl);
    locate_callsites(&s, &sl, sb_fn, nd.foreign, nd.callsite_loc);
    VG_(free)(sb_fn);
+   /* Every address now has its location: the call sites', the frames'
+    * entries' (cp_st_frame keeps them per function) and the code's
+    * (sl.loc), which is all the nodes and the samples ask about. */
+   cp_locset_forget_addresses(&s);
    t1 = VG_(read_millisecond_timer)();
    cpu[2] = VG_(clo_stats) ? cpu_ms() : 0;
 
