@@ -5,6 +5,7 @@
  * (in object)"; we parse that back. */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
@@ -159,7 +160,7 @@ void cp_locset_init(LocationSet* s, Bool by_line)
 {
    VG_(memset)(s, 0, sizeof *s);
    s->by_line = by_line;
-   cp_addrmap_init(&s->ids, 4096);
+   cp_keymap_init(&s->ids, 4096);
    cp_addrmap_init(&s->name_index, 64);
    cp_addrmap_init(&s->renamed, 256);
    if (by_line) s->keys = cp_strtab_new();
@@ -171,7 +172,7 @@ void cp_locset_free(LocationSet* s)
    cp_functiontable_free(&s->functions);
    if (s->keys) cp_strtab_free(s->keys);
    VG_(free)(s->locations);
-   cp_addrmap_free(&s->ids);
+   cp_keymap_free(&s->ids);
    cp_addrmap_free(&s->name_index);
    cp_addrmap_free(&s->renamed);
 }
@@ -238,10 +239,12 @@ UInt cp_locset_id(LocationSet* s, Addr a)
 {
    Bool added;
    /* Nothing else enters s->ids before *known is set. */
-   UWord* known = cp_addrmap_slot(&s->ids, a, &added);
+   UInt* known;
    InlineLevel levels[CP_MAX_INLINE_LEVELS];
    Bool inlined;
    UInt n;
+   tl_assert(s->ids.keys != NULL);   /* not after forget_addresses */
+   known = cp_keymap_slot(&s->ids, a, &added);
    if (!added) return *known;
    n = cp_location_describe(&s->functions, a, levels, &inlined);
    s->n_addrs++;
@@ -250,6 +253,11 @@ UInt cp_locset_id(LocationSet* s, Addr a)
                           !CP_IS_PSEUDO(a)
                           && level_unnamed(&s->functions, &levels[n - 1]));
    return *known;
+}
+
+void cp_locset_forget_addresses(LocationSet* s)
+{
+   cp_keymap_free(&s->ids);
 }
 
 UInt* cp_locset_function_classes(const LocationSet* s)

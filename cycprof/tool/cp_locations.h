@@ -5,6 +5,7 @@
 
 #include "pub_tool_basics.h"
 #include "cp_addrmap.h"
+#include "cp_keymap.h"
 #include "cp_strtab.h"
 
 #define CP_MAX_INLINE_LEVELS 64
@@ -35,7 +36,7 @@ typedef struct {
  * (so code without line info gets one location per function). */
 typedef struct {
    Bool          by_line;
-   AddrMap       ids;           /* address -> location id */
+   KeyMap        ids;           /* address -> location id */
    StrTab*       keys;          /* by line: "obj fn:line,..." -> id */
    Location*     locations;     /* [id - 1] */
    UInt          n_locations, capacity;
@@ -61,6 +62,10 @@ void cp_locset_init(LocationSet* s, Bool by_line);
 void cp_locset_free(LocationSet* s);
 /* The location id of a (from 1), describing a the first time. */
 UInt cp_locset_id(LocationSet* s, Addr a);
+/* Frees what cp_locset_id needs (a million addresses in a compiler's
+ * dump), once every address the caller will ask about has its id: no
+ * cp_locset_id or cp_locset_id_as after this. */
+void cp_locset_forget_addresses(LocationSet* s);
 /* The same, but code without a symbol is named "0x<offset>" after
  * name_addr, as the callgrind file names it (cp_cg_naming.h). */
 UInt cp_locset_id_as(LocationSet* s, Addr a, Addr name_addr);

@@ -76,7 +76,7 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
       n_ran += sl->facts[k].n_ran;
    }
    /* At most that many addresses, and a few call sites and entries. */
-   cp_addrmap_reserve(&s->ids, n_ran + 1024);
+   cp_keymap_reserve(&s->ids, n_ran + 1024);
    sl->first = VG_(malloc)("cp.st.first", (n_sbs + 1) * sizeof(UInt));
    sl->first[0] = 0;
    for (k = 0; k < n_sbs; k++)
@@ -187,9 +187,13 @@ UInt cp_st_code_location(LocationSet* s, SuperblockLocations* sl,
                          const Context* c, Addr a, UInt base,
                          const UnnamedBases* b)
 {
+   Addr name_addr;
    if (!cp_locset_unnamed(s, base)) return base;
-   return cp_locset_id_as(s, a, naming_address(s, sl, c,
-                                               cp_st_debug_object(a), a, b));
+   /* cp_locset_id_as without looking a up again: base is its id, and
+    * the samples are named after cp_locset_forget_addresses. */
+   name_addr = naming_address(s, sl, c, cp_st_debug_object(a), a, b);
+   return cp_locset_renamed(s, base, a, cp_locset_name_index(s, name_addr),
+                            name_addr);
 }
 
 void cp_st_name_superblock(LocationSet* s, SuperblockLocations* sl,

@@ -87,7 +87,7 @@ void cp_st_gather(const LocationSet* s, const SuperblockLocations* sl,
                   const Context* c, RanBlocks* r, UnnamedBases* b);
 
 /* The location of code at a run in context c, unnamed code named (after
- * a itself when b is NULL). */
+ * a itself when b is NULL); base is a's own location (cp_locset_id). */
 UInt cp_st_code_location(LocationSet* s, SuperblockLocations* sl,
                          const Context* c, Addr a, UInt base,
                          const UnnamedBases* b);

@@ -15,6 +15,7 @@
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_instrument.h"
+#include "cp_keymap.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
 #include "cp_options.h"
@@ -52,6 +53,8 @@ static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
  * (runs_foreign_code), and whether it has any cost. */
 #define RUNS_FOREIGN 1
 #define HAS_COST     2
+/* Noted with the lists of contexts (link_contexts): it has a frame node. */
+#define HAS_FRAME_NODE 4
 
 /* A departure through any exit ran at least one instruction (no exit
  * comes before the first, cp_instrument.c), so a nonzero counter is a
@@ -173,7 +176,10 @@ static void write_locations(OutFile* out, const LocationSet* s)
  * frame_node[context id], when not 0, is the node that stands for the
  * context's own function above code of other functions run in its frame
  * (see frame_function_node); first_foreign/next_foreign list the
- * contexts whose foreign code is charged there. */
+ * contexts whose foreign code is charged there.  Each array per context
+ * takes the place of the one read before it (callsite_loc, then node_of,
+ * then next_ctx; frame_node, then next_foreign), and the lists' heads are
+ * per node: a node stands for three contexts in a compiler. */
 typedef struct {
    UInt* node_of;
    UInt* first_ctx;
@@ -182,7 +188,8 @@ typedef struct {
    UInt* first_foreign;
    UInt* next_foreign;
    UInt* callsite_loc;   /* [context id]: callsite_location's, kept */
-   UChar* foreign;       /* [context id]: RUNS_FOREIGN, HAS_COST */
+   UChar* foreign;       /* [context id]: RUNS_FOREIGN, HAS_COST,
+                            HAS_FRAME_NODE */
    UInt  n_nodes;
    UInt  sure_samples;   /* nodes certain to get a sample */
 } Nodes;
@@ -290,12 +297,12 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
    return frame_location(s, sl, p);
 }
 
-static UInt node_at(OutFile* out, AddrMap* by_key, Nodes* nd, UInt parent,
+static UInt node_at(OutFile* out, KeyMap* by_key, Nodes* nd, UInt parent,
                     UInt loc)
 {
    UWord key = node_key(parent, loc);
    Bool added = True;
-   UWord* known = key ? cp_addrmap_slot(by_key, key, &added) : NULL;
+   UInt* known = key ? cp_keymap_slot(by_key, key, &added) : NULL;
    UInt node;
    if (!added) return *known;
    node = ++nd->n_nodes;
@@ -314,7 +321,7 @@ static UInt node_at(OutFile* out, AddrMap* by_key, Nodes* nd, UInt parent,
  * and with it its inclusive cost; they hang below this node, which
  * stands for the frame at its entry. */
 static UInt frame_function_node(OutFile* out, LocationSet* s,
-                                SuperblockLocations* sl, AddrMap* by_key,
+                                SuperblockLocations* sl, KeyMap* by_key,
                                 Nodes* nd, const Context* c)
 {
    if (!nd->frame_node[c->id])
@@ -341,6 +348,35 @@ static UInt nodes_with_samples(const Nodes* nd, UInt n)
    return count;
 }
 
+/* The lists of each node's contexts and of the contexts whose foreign
+ * code goes to each frame node, in the order write_nodes meets them.
+ * Built once all nodes are known, so that their heads take a word per
+ * node rather than per context; a context's next in a list takes the
+ * place of what the list is built from (its node, its frame node), read
+ * just before.  Whether it has a frame node is kept in foreign[]. */
+static void link_contexts(Nodes* nd, UInt n)
+{
+   UInt id;
+   nd->first_ctx = VG_(calloc)("cp.st.first", nd->n_nodes + 1, sizeof(UInt));
+   nd->first_foreign = VG_(calloc)("cp.st.ffirst", nd->n_nodes + 1,
+                                   sizeof(UInt));
+   nd->next_ctx = nd->node_of;
+   nd->next_foreign = nd->frame_node;
+   for (id = 1; id <= n; id++) {
+      UInt node = nd->node_of[id], frame = nd->frame_node[id];
+      nd->next_ctx[id] = nd->first_ctx[node];
+      nd->first_ctx[node] = id;
+      if (frame) nd->foreign[id] |= HAS_FRAME_NODE;
+      nd->next_foreign[id] = 0;
+      if (nd->foreign[id] & RUNS_FOREIGN) {
+         nd->next_foreign[id] = nd->first_foreign[frame];
+         nd->first_foreign[frame] = id;
+      }
+   }
+   nd->node_of = NULL;
+   nd->frame_node = NULL;
+}
+
 /* Every context's dump node.  A frame entered from nowhere shares its
  * parent's.  Contexts whose stacks read the same in pprof (same parent
  * node, same callsite location: by line, two calls on one line, or an
@@ -350,18 +386,15 @@ static void write_nodes(OutFile* out, LocationSet* s,
                         SuperblockLocations* sl, Nodes* nd)
 {
    UInt id, n = cp_context_count();
-   AddrMap by_key;
-   /* Sized for a node per two contexts (a compiler has one per three):
-    * growing from small would fill and rehash a table of each size. */
-   cp_addrmap_init(&by_key, n);
+   KeyMap by_key;
+   /* Sized for a node per three contexts (a compiler's): growing from
+    * small would fill and rehash a table of each size. */
+   cp_keymap_init(&by_key, n / 3);
    /* Context id's node replaces its call site's location, read just
     * before (fresh memory costs page faults). */
    nd->node_of = nd->callsite_loc;
-   nd->first_ctx = VG_(calloc)("cp.st.first", n + 1, sizeof(UInt));
-   nd->next_ctx = VG_(calloc)("cp.st.next", n + 1, sizeof(UInt));
+   nd->callsite_loc = NULL;
    nd->frame_node = VG_(calloc)("cp.st.fnode", n + 1, sizeof(UInt));
-   nd->first_foreign = VG_(calloc)("cp.st.ffirst", 2 * n + 2, sizeof(UInt));
-   nd->next_foreign = VG_(calloc)("cp.st.fnext", n + 1, sizeof(UInt));
    nd->n_nodes = 0;
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
@@ -389,19 +422,12 @@ static void write_nodes(OutFile* out, LocationSet* s,
          node = node_at(out, &by_key, nd, parent, loc);
       }
       nd->node_of[id] = node;
-      nd->next_ctx[id] = nd->first_ctx[node];
-      nd->first_ctx[node] = id;
-      if (nd->foreign[id] & RUNS_FOREIGN) {
-         UInt f = frame_function_node(out, s, sl, &by_key, nd, c);
-         nd->next_foreign[id] = nd->first_foreign[f];
-         nd->first_foreign[f] = id;
-      }
+      if (nd->foreign[id] & RUNS_FOREIGN)
+         frame_function_node(out, s, sl, &by_key, nd, c);
    }
+   cp_keymap_free(&by_key);
    nd->sure_samples = nodes_with_samples(nd, n);
-   VG_(free)(nd->foreign);
-   nd->callsite_loc = NULL;
-   nd->foreign = NULL;
-   cp_addrmap_free(&by_key);
+   link_contexts(nd, n);
 }
 
 /* One sample per (node, leaf location): the node's contexts' costs,
@@ -430,7 +456,8 @@ static void add_context_costs(LocationSet* s, const Context* c,
    UInt named[CP_MAX_SB_INSTRS];
    UnnamedBases* bases = &nc->bases;
    UInt k, i, frame_fn = 0;
-   if (kind == OwnCode && !nd->frame_node[c->id]) kind = AllCode;
+   if (kind == OwnCode && !(nd->foreign[c->id] & HAS_FRAME_NODE))
+      kind = AllCode;
    if (kind != AllCode) frame_fn = frame_function(s, sl, c);
    cp_st_gather(s, sl, c, &nc->ran, bases);
    for (k = 0; k < nc->ran.used; k++) {
@@ -600,6 +627,10 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    sb_fn = superblock_functions(&s, &sl);
    locate_callsites(&s, &sl, sb_fn, nd.foreign, nd.callsite_loc);
    VG_(free)(sb_fn);
+   /* Every address now has its location: the call sites', the frames'
+    * entries' (cp_st_frame keeps them per function) and the code's
+    * (sl.loc), which is all the nodes and the samples ask about. */
+   cp_locset_forget_addresses(&s);
    t1 = VG_(read_millisecond_timer)();
    cpu[2] = VG_(clo_stats) ? cpu_ms() : 0;
 
@@ -639,10 +670,9 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
                    cpu[4] - cpu[3]);
    }
 
-   VG_(free)(nd.node_of);
+   VG_(free)(nd.foreign);
    VG_(free)(nd.first_ctx);
    VG_(free)(nd.next_ctx);
-   VG_(free)(nd.frame_node);
    VG_(free)(nd.first_foreign);
    VG_(free)(nd.next_foreign);
    if (class_of) VG_(free)(class_of);
