@@ -190,8 +190,8 @@ static Bool call_fast(ThreadStack* t, CallSiteCache* site, Addr target,
    const Frame* caller;
    if (d == 0 || d >= t->capacity || d >= MAX_DEPTH) return False;
    caller = &t->frames[d - 1];
-   if (caller->sp < sp + CP_CALL_PUSHES_RETURN || site->target != target || site->parent != caller->ctx
-       || !site->ctx)
+   if (caller->sp < sp + CP_CALL_PUSHES_RETURN || site->target != target
+       || site->parent != caller->ctx || !site->ctx)
       return False;
    show_top(push_with_room(t, sp, site->fn, site->callsite, site->ctx,
                            site->trampoline ? FrameTrampoline : FrameCall,

@@ -288,11 +288,12 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
                               const UnnamedBases* parent_bases)
 {
    const Context* p = cp_context_parent(c);
-   UInt base = cp_locset_id(s, cp_context_callsite(c));
+   Addr callsite = cp_context_callsite(c);
+   UInt base = cp_locset_id(s, callsite);
    if (p->kind == CtxRoot)
-      return cp_st_code_location(s, sl, p, cp_context_callsite(c), base, parent_bases);
-   if (base_function(s, base, cp_context_callsite(c)) == frame_base_function(s, sl, p))
-      return cp_st_code_location(s, sl, p, cp_context_callsite(c), base, NULL);
+      return cp_st_code_location(s, sl, p, callsite, base, parent_bases);
+   if (base_function(s, base, callsite) == frame_base_function(s, sl, p))
+      return cp_st_code_location(s, sl, p, callsite, base, NULL);
    if (!cp_locset_unnamed(s, base)) return base;
    return frame_location(s, sl, p);
 }
@@ -544,7 +545,8 @@ static ULong write_samples(OutFile* out, LocationSet* s,
       nc.touched.used = 0;
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
-         tid = cp_context_tid(c);   /* a node never spans threads: roots are apart */
+         /* A node never spans threads: roots are apart. */
+         tid = cp_context_tid(c);
          add_context_costs(s, c, sl, nd, OwnCode, &nc);
       }
       for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
