@@ -154,7 +154,7 @@ static void print_top_functions(const RecordList* l, const StrTab* names,
    VG_(free)(fns);
 }
 
-Bool cp_write_callgrind(const HChar* path, const ULong* inclusive,
+Bool cp_write_callgrind(const HChar* path, ULong* inclusive,
                         const SuperblockRuns* runs, ULong total,
                         const HChar* cmd)
 {
