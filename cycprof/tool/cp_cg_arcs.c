@@ -7,23 +7,24 @@
 #include "cp_cg_arcs.h"
 #include "cp_context.h"
 
+/* One context of the current chain, and where its walk stands. */
 typedef struct {
    UInt id;
-   Int  fn;        /* function index, -1 for a root */
-   Bool outermost; /* this node set outer_depth[fn] */
+   UInt next_child; /* the next child to visit, 0: none left */
+   Int  fn;         /* function index, -1 for a root */
+   Bool outermost;  /* this node set outer_depth[fn] */
 } PathEntry;
 
-typedef struct {
-   UInt id, depth;
-} Pending;
-
+/* Depth-first, each node before its children, the children from the
+ * highest id down and the roots from the lowest id up: the order names
+ * are first met in decides their numbers in the file, so it stays the
+ * one the file has always been written in.  The work list is the chain
+ * itself (bounded by the depth, not by the number of contexts). */
 struct ArcWalk {
-   ULong*     arc;          /* [n + 1] */
-   UChar*     inner;        /* [n + 1] */
-   UInt*      first_child;  /* [n + 1] */
-   UInt*      next_sibling; /* [n + 1] */
-   Pending*   todo;         /* depth-first work list */
-   UInt       n_todo;
+   ULong*     arc;          /* [n + 1], the caller's inclusive costs */
+   UInt*      first_child;  /* [n + 1], the highest id first */
+   UInt*      next_sibling; /* [n + 1], the next lower id; roots: higher */
+   UInt       next_root;    /* 0: no more roots */
    PathEntry* path;         /* the chain of the current context */
    UInt       depth, path_capacity;
    /* Function keys -> dense indexes, and per index the depth of its
@@ -79,26 +80,32 @@ static Int function_index(ArcWalk* w, ULong key)
    return (Int)w->key_index[s];
 }
 
-ArcWalk* cp_arcs_begin(const ULong* inclusive)
+/* Children are linked in from the lowest id up, each in front of the
+ * ones before it; roots are appended, so they stay in id order. */
+static void link_children(ArcWalk* w, UInt n)
 {
-   UInt n = cp_context_count(), id;
-   ArcWalk* w = VG_(calloc)("cp.arcs", 1, sizeof(ArcWalk));
-   w->arc = VG_(malloc)("cp.arcs.arc", (n + 1) * sizeof(ULong));
-   VG_(memcpy)(w->arc, inclusive, (n + 1) * sizeof(ULong));
-   w->inner = VG_(calloc)("cp.arcs.inner", n + 1, 1);
-   w->first_child = VG_(calloc)("cp.arcs.child", n + 1, sizeof(UInt));
-   w->next_sibling = VG_(calloc)("cp.arcs.sib", n + 1, sizeof(UInt));
-   w->todo = VG_(malloc)("cp.arcs.todo", (n + 1) * sizeof(Pending));
-   for (id = n; id >= 1; id--) {
+   UInt id, last_root = 0;
+   for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
       if (c->parent_id) {
          w->next_sibling[id] = w->first_child[c->parent_id];
          w->first_child[c->parent_id] = id;
       } else {
-         w->todo[w->n_todo].id = id;
-         w->todo[w->n_todo++].depth = 0;
+         if (last_root) w->next_sibling[last_root] = id;
+         else w->next_root = id;
+         last_root = id;
       }
    }
+}
+
+ArcWalk* cp_arcs_begin(ULong* inclusive)
+{
+   UInt n = cp_context_count();
+   ArcWalk* w = VG_(calloc)("cp.arcs", 1, sizeof(ArcWalk));
+   w->arc = inclusive;
+   w->first_child = VG_(calloc)("cp.arcs.child", n + 1, sizeof(UInt));
+   w->next_sibling = VG_(calloc)("cp.arcs.sib", n + 1, sizeof(UInt));
+   link_children(w, n);
    return w;
 }
 
@@ -110,31 +117,39 @@ static void leave_path_to(ArcWalk* w, UInt depth)
    }
 }
 
-const Context* cp_arcs_next(ArcWalk* w)
+static void enter(ArcWalk* w, UInt id)
 {
-   Pending next;
-   UInt child;
-   if (w->n_todo == 0) {
-      leave_path_to(w, 0);
-      return NULL;
-   }
-   next = w->todo[--w->n_todo];
-   leave_path_to(w, next.depth);
+   PathEntry* p;
    if (w->depth == w->path_capacity) {
       w->path_capacity = w->path_capacity ? 2 * w->path_capacity : 256;
       w->path = VG_(realloc)("cp.arcs.path", w->path,
                              w->path_capacity * sizeof(PathEntry));
    }
-   w->path[w->depth].id = next.id;
-   w->path[w->depth].fn = -1;
-   w->path[w->depth].outermost = False;
-   w->depth++;
-   for (child = w->first_child[next.id]; child;
-        child = w->next_sibling[child]) {
-      w->todo[w->n_todo].id = child;
-      w->todo[w->n_todo++].depth = next.depth + 1;
+   p = &w->path[w->depth++];
+   p->id = id;
+   p->next_child = w->first_child[id];
+   p->fn = -1;
+   p->outermost = False;
+}
+
+const Context* cp_arcs_next(ArcWalk* w)
+{
+   UInt id;
+   /* Back up to the deepest context with a child left to visit. */
+   while (w->depth > 0 && w->path[w->depth - 1].next_child == 0)
+      leave_path_to(w, w->depth - 1);
+   if (w->depth > 0) {
+      PathEntry* top = &w->path[w->depth - 1];
+      id = top->next_child;
+      top->next_child = w->next_sibling[id];
+   } else if (w->next_root) {
+      id = w->next_root;
+      w->next_root = w->next_sibling[id];
+   } else {
+      return NULL;
    }
-   return cp_context_by_id(next.id);
+   enter(w, id);
+   return cp_context_by_id(id);
 }
 
 void cp_arcs_set_function(ArcWalk* w, ULong fn_key)
@@ -143,7 +158,8 @@ void cp_arcs_set_function(ArcWalk* w, ULong fn_key)
    if (fn_key == 0) return;
    p->fn = function_index(w, fn_key);
    if (w->outer_depth[p->fn] >= 0) {
-      w->inner[p->id] = 1;
+      /* An inner activation: the outer call counts it. */
+      w->arc[p->id] = 0;
    } else {
       w->outer_depth[p->fn] = (Int)(w->depth - 1);
       p->outermost = True;
@@ -155,20 +171,13 @@ Bool cp_arcs_active(ArcWalk* w, ULong fn_key)
    return w->outer_depth[function_index(w, fn_key)] >= 0;
 }
 
-ULong* cp_arcs_finish(ArcWalk* w)
+void cp_arcs_finish(ArcWalk* w)
 {
-   UInt id, n = cp_context_count();
-   ULong* arc = w->arc;
-   for (id = 1; id <= n; id++)
-      if (w->inner[id]) arc[id] = 0;
-   VG_(free)(w->inner);
    VG_(free)(w->first_child);
    VG_(free)(w->next_sibling);
-   VG_(free)(w->todo);
    VG_(free)(w->path);
    VG_(free)(w->keys);
    VG_(free)(w->key_index);
    VG_(free)(w->outer_depth);
    VG_(free)(w);
-   return arc;
 }

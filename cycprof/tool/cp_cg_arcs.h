@@ -20,15 +20,17 @@
 typedef struct ArcWalk ArcWalk;
 
 /* Walks every context depth-first; inclusive[id] is each context's
- * inclusive cost. */
-ArcWalk* cp_arcs_begin(const ULong* inclusive);
+ * inclusive cost, and becomes the cost of the call line into it as the
+ * walk goes (no copy: it is 8 bytes per context). */
+ArcWalk* cp_arcs_begin(ULong* inclusive);
 /* The next context, or NULL at the end.  fn_key names the function of
  * its frame (0 for a root: no function). */
 const Context* cp_arcs_next(ArcWalk* w);
 void  cp_arcs_set_function(ArcWalk* w, ULong fn_key);
 /* Function fn_key is active in the current context or above it. */
 Bool  cp_arcs_active(ArcWalk* w, ULong fn_key);
-/* The cost of the call line into each context, by id; frees the walk. */
-ULong* cp_arcs_finish(ArcWalk* w);
+/* Frees the walk; once it has visited every context, inclusive[id] is
+ * the cost of the call line into context id. */
+void  cp_arcs_finish(ArcWalk* w);
 
 #endif

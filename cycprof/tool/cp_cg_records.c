@@ -339,11 +339,11 @@ static ULong function_key(SrcPos p)
  * add up.  Its count is how often the frame was entered:
  * callgrind_annotate takes a cost after "calls=0" as self cost.
  * Contexts are walked depth first so that a call line into a function
- * active further up carries nothing (cp_cg_arcs.h); returns the cost of
- * the call line into each context. */
-static ULong* collect_context_costs(Naming* nm, RecordList* l,
-                                    const ULong* inclusive,
-                                    const SuperblockFunction* sb_fn)
+ * active further up carries nothing (cp_cg_arcs.h); inclusive[id]
+ * becomes the cost of the call line into each context. */
+static void collect_context_costs(Naming* nm, RecordList* l,
+                                  ULong* inclusive,
+                                  const SuperblockFunction* sb_fn)
 {
    ForeignList f = { 0 };
    UnnamedBases bases = { 0 };
@@ -373,7 +373,7 @@ static ULong* collect_context_costs(Naming* nm, RecordList* l,
    }
    VG_(free)(f.items);
    VG_(free)(bases.items);
-   return cp_arcs_finish(w);
+   cp_arcs_finish(w);
 }
 
 /* A call line per context, in the caller frame's function block, carrying
@@ -410,19 +410,17 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
    VG_(free)(bases.items);
 }
 
-void cp_cg_collect(StrTab* names, const ULong* inclusive,
+void cp_cg_collect(StrTab* names, ULong* inclusive,
                    const SuperblockRuns* runs, RecordList* l)
 {
    UInt k, n_sbs = cp_sbinfo_count();
    SuperblockFunction* sb_fn = VG_(calloc)("cp.cg.sbfn", n_sbs + 1,
                                            sizeof(SuperblockFunction));
    Naming nm;
-   ULong* arc;
    cp_naming_init(&nm, names);
    collect_self_costs(&nm, l, sb_fn, runs);
-   arc = collect_context_costs(&nm, l, inclusive, sb_fn);
-   collect_calls(&nm, l, arc, sb_fn);
-   VG_(free)(arc);
+   collect_context_costs(&nm, l, inclusive, sb_fn);
+   collect_calls(&nm, l, inclusive, sb_fn);
    for (k = 0; k < n_sbs; k++) VG_(free)(sb_fn[k].instr_pos);
    VG_(free)(sb_fn);
    cp_naming_free(&nm);

@@ -26,9 +26,10 @@ typedef struct {
 
 /* Fills l, sorted by (object, file, function, calls after self costs,
  * position, callee), each place once.  inclusive[id] is each context's
- * inclusive cost, runs the superblocks' counters summed; names receives
+ * inclusive cost (overwritten: it ends as the cost of the call line into
+ * each context), runs the superblocks' counters summed; names receives
  * every name used. */
-void cp_cg_collect(StrTab* names, const ULong* inclusive,
+void cp_cg_collect(StrTab* names, ULong* inclusive,
                    const SuperblockRuns* runs, RecordList* l);
 void cp_cg_records_free(RecordList* l);
 
