@@ -86,11 +86,12 @@ SrcPos cp_naming_code_at(Naming* n, SrcPos p, const Context* c,
 {
    if (!cp_naming_has_symbol(n, p)) {
       Bool in_unnamed_frame = False;
+      Addr fn = cp_context_fn(c);
       if (c->kind == CtxCall) {
-         const NamedEntry* frame = entry_at(n, cp_context_fn(c));
+         const NamedEntry* frame = entry_at(n, fn);
          in_unnamed_frame = !frame->has_symbol && frame->pos.obj == p.obj;
       }
-      p.fn = name_of_address(n, in_unnamed_frame ? cp_context_fn(c) : lowest_unnamed);
+      p.fn = name_of_address(n, in_unnamed_frame ? fn : lowest_unnamed);
    }
    return p;
 }

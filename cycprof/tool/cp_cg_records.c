@@ -120,7 +120,8 @@ static Bool foreign_to(SrcPos code, SrcPos frame)
  * frame's function (a root has none: then the code's own function). */
 static SrcPos frame_function(Naming* nm, const Context* c, Addr fallback)
 {
-   SrcPos p = cp_naming_function_at(nm, c->kind == CtxRoot ? fallback : cp_context_fn(c));
+   SrcPos p = cp_naming_function_at(nm, c->kind == CtxRoot
+                                            ? fallback : cp_context_fn(c));
    p.line = 0;
    return p;
 }
@@ -350,6 +351,7 @@ static void collect_context_costs(Naming* nm, RecordList* l,
    ArcWalk* w = cp_arcs_begin(inclusive);
    const Context* c;
    UInt k;
+   ULong calls;
    while ((c = cp_arcs_next(w)) != NULL) {
       const SBInfo* sb;
       const ULong* counts;
@@ -365,11 +367,11 @@ static void collect_context_costs(Naming* nm, RecordList* l,
          charge_superblock(nm, l, &f, &bases, c, frame, sb, counts,
                            &sb_fn[sb->id]);
       if (c->kind == CtxRoot) continue;
+      calls = cp_context_calls(c);
       for (k = 0; k < f.used; k++)
          if (!cp_arcs_active(w, function_key(f.items[k].code)))
             new_call(l, frame, f.items[k].first, f.items[k].code,
-                     f.items[k].first, cp_context_calls(c) ? cp_context_calls(c) : 1,
-                     f.items[k].cost);
+                     f.items[k].first, calls ? calls : 1, f.items[k].cost);
    }
    VG_(free)(f.items);
    VG_(free)(bases.items);
@@ -386,25 +388,30 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
    UInt id, n = cp_context_count();
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
+      const Context* parent;
+      Addr callsite;
       SrcPos caller;
       /* Top-level frames (callsite 0) were entered from nowhere. */
       if (c->site_id == 0 || arc[id] == 0) continue;
-      caller = frame_function(nm, cp_context_parent(c), cp_context_callsite(c));
-      if (cp_context_parent(c)->kind == CtxRoot) {
-         SrcPos raw = cp_srcpos_of(nm->names, cp_context_callsite(c));
+      parent = cp_context_parent(c);
+      callsite = cp_context_callsite(c);
+      caller = frame_function(nm, parent, callsite);
+      if (parent->kind == CtxRoot) {
+         SrcPos raw = cp_srcpos_of(nm->names, callsite);
          /* Named like the root's own unnamed code (a thread's first
           * code, e.g. a stripped program's _start). */
          if (!cp_naming_has_symbol(nm, raw)) {
-            if (bases_of != cp_context_parent(c)) {
-               find_unnamed_bases(nm, cp_context_parent(c), sb_fn, &bases);
-               bases_of = cp_context_parent(c);
+            if (bases_of != parent) {
+               find_unnamed_bases(nm, parent, sb_fn, &bases);
+               bases_of = parent;
             }
-            caller = cp_naming_code_at(nm, raw, cp_context_parent(c),
+            caller = cp_naming_code_at(nm, raw, parent,
                                        cp_unnamed_lowest(&bases, raw.obj));
          }
       }
-      caller.line = cp_naming_function_at(nm, cp_context_callsite(c)).line;
-      new_call(l, caller, cp_context_callsite(c), cp_naming_function_at(nm, cp_context_fn(c)),
+      caller.line = cp_naming_function_at(nm, callsite).line;
+      new_call(l, caller, callsite,
+               cp_naming_function_at(nm, cp_context_fn(c)),
                cp_context_fn(c), cp_context_calls(c), arc[id]);
    }
    VG_(free)(bases.items);
