@@ -293,14 +293,19 @@ static void replace_top(ThreadStack* t, Frame* top, Addr fn)
    if (cp_context_parent(ctx) == parent) cp_context_count_call(ctx);
 }
 
+static SBRare* rare_state(SBInfo* sb)
+{
+   if (!sb->rare) sb->rare = cp_arena_alloc(sizeof(SBRare));
+   return sb->rare;
+}
+
 static Context* tail_call_context(SBInfo* entry, Context* parent, Addr site)
 {
-   TailCallCache* c = entry->tail;
-   if (!c) c = entry->tail = cp_arena_alloc(sizeof(TailCallCache));
+   TailCallCache* c = &rare_state(entry)->tail;
    if (c->ctx == NULL || c->parent != parent || c->site != site) {
       c->parent = parent;
       c->site = site;
-      c->ctx = cp_context_enter(parent, site, entry->fn_entry, CtxCall);
+      c->ctx = cp_context_enter(parent, site, entry->addr, CtxCall);
    }
    return c->ctx;
 }
@@ -309,7 +314,7 @@ static void enter_function_by_jump(SBInfo* sb, Addr sp)
 {
    ThreadStack* t = current;
    Frame* top = top_frame(t);
-   Addr fn = sb->fn_entry;
+   Addr fn = sb->addr;
    cp_stats.function_entries++;
 
    if (!top) {
@@ -336,13 +341,12 @@ static void enter_function_by_jump(SBInfo* sb, Addr sp)
 static void switch_counters(SBInfo* sb)
 {
    Context* ctx = cp_cur_ctx;
-   RecentContexts* r = sb->recent;
    ULong* counters = NULL;
-   UInt k = CP_RECENT_CONTEXTS - 1;
    cp_stats.context_misses++;
-   if (!r && sb->cache_ctx)
-      r = sb->recent = cp_arena_alloc(sizeof(RecentContexts));
-   if (r) {
+   /* The first miss only fills the empty cache: nothing to remember. */
+   if (sb->cache_ctx) {
+      RecentContexts* r = &rare_state(sb)->recent;
+      UInt k;
       for (k = 0; k < CP_RECENT_CONTEXTS; k++)
          if (r->ctx[k] == ctx) {
             counters = r->counters[k];
@@ -391,7 +395,7 @@ VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
    /* SP rises are caught at returns and computed jumps; a direct jump
     * after an SP change (hand-written code) is caught here. */
    if (sp > cp_top_sp) cp_on_sp_rise(sp);
-   if (sb->fn_entry && sb->fn_entry != cp_top_fn)
+   if (sb->is_fn_entry && sb->addr != cp_top_fn)
       enter_function_by_jump(sb, sp);
    if (!cp_collecting_in(cp_cur_ctx)) {
       cp_collect_lend_scratch(sb);

@@ -19,9 +19,9 @@
 #include "cp_cg_records.h"
 #include "cp_context.h"
 #include "cp_costs.h"
-#include "cp_instrument.h"
 #include "cp_objects.h"
 #include "cp_options.h"
+#include "cp_sbinfo.h"
 #include "cp_unnamed.h"
 
 static Int cmp_uint(UInt a, UInt b) { return a < b ? -1 : a > b; }
@@ -173,7 +173,7 @@ static void collect_self_costs(Naming* nm, RecordList* l,
       cp_instr_counts(sb, sums->runs + sums->first[k], per_instr);
       info->kind = OneFunction;
       for (i = 0; i < sb->n_instrs; i++) {
-         at[i] = cp_srcpos_of(nm->names, sb->instr_addr[i]);
+         at[i] = cp_srcpos_of(nm->names, cp_sb_instr_addr(sb, i));
          if (!cp_naming_has_symbol(nm, at[i])) {
             info->kind = SomeUnnamed;
             continue;
@@ -184,7 +184,7 @@ static void collect_self_costs(Naming* nm, RecordList* l,
          if (per_instr[i]) {
             Record* r = new_record(l);
             r->at = at[i];
-            r->addr = sb->instr_addr[i];
+            r->addr = cp_sb_instr_addr(sb, i);
             r->cost = per_instr[i];
             keep_record(l);
          }
@@ -224,7 +224,8 @@ static void find_unnamed_bases(const Naming* nm, const Context* c,
       cp_instr_counts(sb, counts, per_instr);
       for (i = 0; i < sb->n_instrs; i++)
          if (per_instr[i] && !cp_naming_has_symbol(nm, info->instr_pos[i]))
-            cp_unnamed_note(b, info->instr_pos[i].obj, sb->instr_addr[i]);
+            cp_unnamed_note(b, info->instr_pos[i].obj,
+                            cp_sb_instr_addr(sb, i));
    }
 }
 
@@ -300,7 +301,7 @@ static void charge_superblock(Naming* nm, RecordList* l, ForeignList* f,
    if (rooted && info->kind != SomeUnnamed) return;
    cp_instr_counts(sb, counts, per_instr);
    for (i = 0; i < sb->n_instrs; i++) {
-      Addr a = sb->instr_addr[i];
+      Addr a = cp_sb_instr_addr(sb, i);
       SrcPos code = info->instr_pos[i];
       if (!per_instr[i]) continue;
       if (!cp_naming_has_symbol(nm, code)) {

@@ -10,9 +10,9 @@
 #include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_counters.h"
-#include "cp_instrument.h"
 #include "cp_options.h"
 #include "cp_owners.h"
+#include "cp_sbinfo.h"
 #include "cp_stats.h"
 
 CpStats cp_stats;

@@ -9,7 +9,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_context.h"
 #include "cp_costs.h"
-#include "cp_instrument.h"
+#include "cp_sbinfo.h"
 
 void cp_addrcostlist_append(AddrCostList* list, Addr addr, ULong count)
 {
@@ -70,7 +70,7 @@ void cp_instr_counts(const SBInfo* sb, const ULong* counts, ULong* per_instr)
    UInt j = sb->n_exits;
    /* Walk instructions backwards, adding the departures that cover them. */
    for (i = (Int)sb->n_instrs - 1; i >= 0; i--) {
-      while (j > 0 && sb->exit_ninstrs[j - 1] > (UInt)i) {
+      while (j > 0 && cp_sb_exit_ninstrs(sb, j - 1) > (UInt)i) {
          ran += counts[j - 1];
          j--;
       }
@@ -120,7 +120,7 @@ void cp_superblock_runs(SuperblockRuns* r, ULong* self)
          ULong* runs = r->runs + r->first[sb->id];
          for (i = 0; i < sb->n_exits; i++) {
             runs[i] += counts[i];
-            total += counts[i] * sb->exit_ninstrs[i];
+            total += counts[i] * cp_sb_exit_ninstrs(sb, i);
          }
       }
       if (self) self[id] = total;
@@ -138,7 +138,7 @@ ULong cp_counts_total(const SBInfo* sb, const ULong* counts)
    ULong total = 0;
    UInt j;
    for (j = 0; j < sb->n_exits; j++)
-      total += counts[j] * sb->exit_ninstrs[j];
+      total += counts[j] * cp_sb_exit_ninstrs(sb, j);
    return total;
 }
 

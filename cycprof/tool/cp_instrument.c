@@ -8,100 +8,17 @@
  * frame, entering a function not through a call) or when the superblock
  * runs in another context than last time. */
 #include "pub_tool_basics.h"
-#include "pub_tool_libcassert.h"
 #include "pub_tool_machine.h"
-#include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
-#include "pub_tool_xarray.h"
 #include "cp_arch.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
 #include "cp_collect.h"
 #include "cp_context.h"
-#include "cp_costs.h"
 #include "cp_functions.h"
 #include "cp_instrument.h"
-#include "cp_owners.h"
+#include "cp_sbinfo.h"
 #include "cp_types.h"
-
-static XArray* all_sbinfos;   /* SBInfo*; kept because cost centers point in */
-
-UInt cp_sbinfo_count(void)
-{
-   return all_sbinfos ? VG_(sizeXA)(all_sbinfos) : 0;
-}
-
-SBInfo* cp_sbinfo_at(UInt i)
-{
-   return *(SBInfo**)VG_(indexXA)(all_sbinfos, i);
-}
-
-/* Exits that leave after the same number of instructions share one
- * counter: the instructions they stand for are the same.  Most
- * superblocks end in a conditional branch whose side exit and final exit
- * both come after the last instruction, so they need a single counter.
- * An exit before the first instruction (the self-check that Valgrind
- * puts in front of code that may be rewritten: JIT code, --smc-check)
- * stands for no instruction and is not counted. */
-static Bool before_first_instr(UInt n_instrs_so_far, const IRStmt* st)
-{
-   return st->tag == Ist_Exit && n_instrs_so_far == 0;
-}
-
-static UInt count_exit_groups(const IRSB* in, UInt* n_instrs)
-{
-   UInt groups = 0, i, last = ~0u;
-   *n_instrs = 0;
-   for (i = 0; i < (UInt)in->stmts_used; i++) {
-      if (in->stmts[i]->tag == Ist_IMark) (*n_instrs)++;
-      if (before_first_instr(*n_instrs, in->stmts[i])) continue;
-      if (in->stmts[i]->tag == Ist_Exit && *n_instrs != last) {
-         groups++;
-         last = *n_instrs;
-      }
-   }
-   return *n_instrs != last ? groups + 1 : groups;
-}
-
-static SBInfo* describe_superblock(const IRSB* in)
-{
-   UInt n_instrs, n_groups = count_exit_groups(in, &n_instrs), i;
-   Addr owner_fn;
-   SBInfo* sb;
-   if (n_instrs == 0) return NULL;
-   tl_assert(n_instrs <= CP_MAX_SB_INSTRS);
-
-   sb = cp_arena_alloc(sizeof(SBInfo));
-   sb->n_instrs = n_instrs;
-   sb->n_exits = n_groups;
-   sb->instr_addr = cp_arena_alloc(n_instrs * sizeof(Addr));
-   sb->exit_ninstrs = cp_arena_alloc(n_groups * sizeof(UInt));
-   n_instrs = n_groups = 0;
-   for (i = 0; i < (UInt)in->stmts_used; i++) {
-      const IRStmt* st = in->stmts[i];
-      if (st->tag == Ist_IMark)
-         sb->instr_addr[n_instrs++] = (Addr)st->Ist.IMark.addr;
-      if (before_first_instr(n_instrs, st)) continue;
-      if (st->tag == Ist_Exit
-          && (n_groups == 0 || sb->exit_ninstrs[n_groups - 1] != n_instrs))
-         sb->exit_ninstrs[n_groups++] = n_instrs;
-   }
-   if (n_groups < sb->n_exits) sb->exit_ninstrs[n_groups] = n_instrs;
-   sb->addr = sb->instr_addr[0];
-   sb->fn_entry = cp_is_function_entry(sb->addr) ? sb->addr : 0;
-   /* Code without a symbol belongs to the frame it is first run in: to
-    * the owner that frame counts with, which is not always its function's
-    * own (cp_owner_of_frame). */
-   cp_owner_take(cp_function_named(sb->addr, &owner_fn)
-                    ? cp_owner_id(owner_fn) : cp_cur_ctx->owner, sb);
-
-   if (!all_sbinfos)
-      all_sbinfos = VG_(newXA)(VG_(malloc), "cp.sbinfos", VG_(free),
-                               sizeof(SBInfo*));
-   sb->id = VG_(sizeXA)(all_sbinfos);
-   VG_(addToXA)(all_sbinfos, &sb);
-   return sb;
-}
 
 /* --- small IR builders ------------------------------------------------ */
 
@@ -203,10 +120,10 @@ static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
                                             word(sb->local + sb->n_exits)));
    need = binop(out, Iop_Or64, need,
                 new_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, uncovered)));
-   if (sb->fn_entry)
+   if (sb->is_fn_entry)
       need = binop(out, Iop_Or64, need,
                    binop(out, Iop_Xor64, load64(out, &cp_top_fn),
-                         word(sb->fn_entry)));
+                         word(sb->addr)));
    need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, need, word(0)));
    call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
            mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
@@ -283,7 +200,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       VG_(tool_panic)("cycprof: only 64-bit guests on the same host "
                       "(amd64, arm64)");
    if (!cp_instr_on) return in;
-   sb = describe_superblock(in);
+   sb = cp_sbinfo_describe(in);
    if (!sb) return in;
 
    out = deepCopyIRSBExceptStmts(in);
@@ -297,7 +214,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
          current_instr = (Addr)st->Ist.IMark.addr;
          n_instrs++;
       }
-      if (st->tag == Ist_Exit && !before_first_instr(n_instrs, st)) {
+      if (st->tag == Ist_Exit && !cp_sbinfo_exit_before_first_instr(n_instrs, st)) {
          if (last_group_instrs != ~0u && n_instrs != last_group_instrs)
             group++;
          last_group_instrs = n_instrs;

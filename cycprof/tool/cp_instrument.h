@@ -11,8 +11,4 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sb_in,
                     const VexArchInfo* archinfo_host,
                     IRType gWordTy, IRType hWordTy);
 
-/* Every superblock ever instrumented, for the dump. */
-UInt               cp_sbinfo_count(void);
-struct SBInfo*     cp_sbinfo_at(UInt i);
-
 #endif

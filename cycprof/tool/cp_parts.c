@@ -6,7 +6,6 @@
 #include "cp_context.h"
 #include "cp_counters.h"
 #include "cp_dump.h"
-#include "cp_instrument.h"
 #include "cp_parts.h"
 #include "cp_regions.h"
 

@@ -7,7 +7,7 @@
 #include "cp_addrmap.h"
 #include "cp_context.h"
 #include "cp_costs.h"
-#include "cp_instrument.h"
+#include "cp_sbinfo.h"
 #include "cp_st_naming.h"
 
 static AddrMap object_of_page;   /* page -> cp_st_debug_object, memoized */
@@ -37,7 +37,8 @@ static UInt ran_prefix(const SBInfo* sb, const ULong* counts)
 {
    UInt j, n = 0;
    for (j = 0; j < sb->n_exits; j++)
-      if (counts[j] && sb->exit_ninstrs[j] > n) n = sb->exit_ninstrs[j];
+      if (counts[j] && cp_sb_exit_ninstrs(sb, j) > n)
+         n = cp_sb_exit_ninstrs(sb, j);
    return n < sb->n_instrs ? n : sb->n_instrs;
 }
 
@@ -49,13 +50,13 @@ static void note_unnamed_code(const LocationSet* s, const SBInfo* sb,
    f->first_unnamed = f->n_ran;
    f->simple = True;
    for (i = 0; i < f->n_ran; i++) {
-      Addr a = sb->instr_addr[i];
+      Addr a = cp_sb_instr_addr(sb, i);
       if (!cp_locset_unnamed(s, loc[i])) continue;
       if (f->first_unnamed == f->n_ran) {
          f->first_unnamed = i;
          f->obj = cp_st_debug_object(a);
       } else if (cp_st_debug_object(a) != f->obj
-                 || a < sb->instr_addr[f->first_unnamed]) {
+                 || a < cp_sb_instr_addr(sb, f->first_unnamed)) {
          f->simple = False;
       }
    }
@@ -90,7 +91,7 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
       const SBInfo* sb = cp_sbinfo_at(k);
       UInt* loc = sl->loc + sl->first[k];
       for (i = 0; i < sl->facts[k].n_ran; i++)
-         loc[i] = cp_locset_id(s, sb->instr_addr[i]);
+         loc[i] = cp_locset_id(s, cp_sb_instr_addr(sb, i));
       note_unnamed_code(s, sb, loc, &sl->facts[k]);
    }
    cp_addrmap_init(&sl->frames, 1024);
@@ -141,13 +142,14 @@ static void note_unnamed_code_run(const LocationSet* s,
    ran = ran_prefix(sb, counts);
    if (f->simple) {
       if (ran > f->first_unnamed)
-         cp_unnamed_note(b, f->obj, sb->instr_addr[f->first_unnamed]);
+         cp_unnamed_note(b, f->obj, cp_sb_instr_addr(sb, f->first_unnamed));
       return;
    }
    for (i = f->first_unnamed; i < ran; i++)
-      if (cp_locset_unnamed(s, loc[i]))
-         cp_unnamed_note(b, cp_st_debug_object(sb->instr_addr[i]),
-                           sb->instr_addr[i]);
+      if (cp_locset_unnamed(s, loc[i])) {
+         Addr a = cp_sb_instr_addr(sb, i);
+         cp_unnamed_note(b, cp_st_debug_object(a), a);
+      }
 }
 
 void cp_st_gather(const LocationSet* s, const SuperblockLocations* sl,
@@ -208,21 +210,22 @@ void cp_st_name_superblock(LocationSet* s, SuperblockLocations* sl,
    UInt i, name = 0;
    Addr name_addr = 0;
    for (i = 0; i < n; i++) {
+      Addr a;
       if (i < f->first_unnamed || !cp_locset_unnamed(s, loc[i])) {
          locs[i] = loc[i];
-      } else if (!f->simple) {
-         locs[i] = cp_st_code_location(s, sl, c, sb->instr_addr[i], loc[i],
-                                       b);
+         continue;
+      }
+      a = cp_sb_instr_addr(sb, i);
+      if (!f->simple) {
+         locs[i] = cp_st_code_location(s, sl, c, a, loc[i], b);
       } else {
          /* One object: one naming address for the whole superblock. */
          if (name == 0) {
-            name_addr = naming_address(s, sl, c, f->obj, sb->instr_addr[i],
-                                       b);
+            name_addr = naming_address(s, sl, c, f->obj, a, b);
             name = cp_locset_name_index(s, name_addr);
          }
          if (named_as[i] != name || name == 0) {
-            named[i] = cp_locset_renamed(s, loc[i], sb->instr_addr[i], name,
-                                         name_addr);
+            named[i] = cp_locset_renamed(s, loc[i], a, name, name_addr);
             named_as[i] = name;
          }
          locs[i] = named[i];
@@ -244,7 +247,7 @@ void cp_st_name_ran_code(LocationSet* s, SuperblockLocations* sl,
       /* What cp_st_name_superblock names it after (and in the same
        * order: a new name gets its index here as it would there). */
       Addr a = naming_address(s, sl, c, f->obj,
-                              sb->instr_addr[f->first_unnamed], b);
+                              cp_sb_instr_addr(sb, f->first_unnamed), b);
       if (sl->all_named_as[sb->id] == cp_locset_name_index(s, a)) return;
    }
    cp_st_name_superblock(s, sl, c, b, sb, f->n_ran, locs);

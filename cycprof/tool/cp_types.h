@@ -17,8 +17,8 @@
 
 /* Contexts that held a superblock's cache before, checked by the miss
  * helper before the hash table: a callee alternates between a few callers.
- * Allocated on the first eviction, so superblocks that only ever run in
- * one context pay nothing. */
+ * Part of SBRare, allocated on the first eviction, so superblocks that
+ * only ever run in one context pay nothing more. */
 typedef struct RecentContexts {
    struct Context* ctx[CP_RECENT_CONTEXTS];
    ULong*          counters[CP_RECENT_CONTEXTS];
@@ -56,25 +56,34 @@ typedef struct TailCallCache {
    struct Context* ctx;
 } TailCallCache;
 
+/* What few superblocks need (cc1plus: 2% of them), allocated on first
+ * use so that the others pay one pointer. */
+typedef struct SBRare {
+   RecentContexts recent;   /* used once the counter cache changed */
+   TailCallCache  tail;     /* function entries reached by a jump */
+} SBRare;
+
 /* Static facts about one translated superblock (no chasing, so the
- * superblock is a straight run of guest instructions with side exits). */
+ * superblock is a straight run of guest instructions with side exits).
+ * There is one per translation and all are kept to the end (cc1plus:
+ * 260,000), so they are compact: counts in bytes, and the per-exit and
+ * per-instruction facts in a trailing block read through cp_sbinfo.h. */
 typedef struct SBInfo {
    Addr   addr;            /* first guest instruction */
-   UInt   id;              /* index in cp_sbinfo_at() */
-   Addr   fn_entry;        /* != 0 when addr is the entry of a function */
-   UInt   n_instrs;
-   UInt   n_exits;         /* side exits + the final exit */
-   Addr*  instr_addr;      /* [n_instrs] */
-   UInt*  exit_ninstrs;    /* [n_exits] instructions done when leaving there */
-   UInt   owner;           /* function whose frames count it (cp_owners.h) */
-   UInt   local;           /* its first counter among the owner's */
-   /* One-entry cache: the counters of (cache_ctx, this superblock).  The
-    * inline code compares cache_ctx with cp_cur_ctx and calls a helper
-    * only on a mismatch. */
+   /* One-entry cache: the counters of (cache_ctx, this superblock), for
+    * code run in another function's frame; cp_on_block_entry compares
+    * cache_ctx with cp_cur_ctx and looks further only on a mismatch. */
    struct Context* cache_ctx;
    ULong*          cache_counters;
-   RecentContexts* recent;      /* NULL until the cache first changes */
-   TailCallCache*  tail;        /* function entries reached by a jump */
+   SBRare*         rare;    /* NULL until needed: cp_callstack.c */
+   UInt   id;              /* index in cp_sbinfo_at() */
+   UInt   owner;           /* function whose frames count it (cp_owners.h) */
+   UInt   local;           /* its first counter among the owner's */
+   UChar  n_instrs;        /* at most CP_MAX_SB_INSTRS */
+   UChar  n_exits;         /* exit groups (cp_sbinfo.c): at most n_instrs */
+   UChar  is_fn_entry : 1; /* addr is the entry of a function */
+   UChar  wide_addrs : 1;  /* instruction addresses stored whole */
+   UChar  facts[];         /* layout private to cp_sbinfo.h */
 } SBInfo;
 
 /* The counters of one superblock executed in one context: a slot of the

@@ -14,13 +14,13 @@
 #include "cp_addrmap.h"
 #include "cp_context.h"
 #include "cp_costs.h"
-#include "cp_instrument.h"
 #include "cp_keymap.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_outfile.h"
 #include "cp_regions.h"
+#include "cp_sbinfo.h"
 #include "cp_st_naming.h"
 #include "cp_write_stacks.h"
 
@@ -254,15 +254,17 @@ static UInt* superblock_functions(const LocationSet* s,
 {
    UInt n_sbs = cp_sbinfo_count(), k, i;
    UInt* fn = VG_(calloc)("cp.st.sbfn", n_sbs + 1, sizeof(UInt));
-   for (k = 0; k < n_sbs; k++)
+   for (k = 0; k < n_sbs; k++) {
+      const SBInfo* sb = cp_sbinfo_at(k);
       for (i = sl->first[k]; i < sl->first[k + 1]; i++) {
          UInt f;
          if (!sl->loc[i]) continue;
          f = base_function(s, sl->loc[i],
-                           cp_sbinfo_at(k)->instr_addr[i - sl->first[k]]);
+                           cp_sb_instr_addr(sb, i - sl->first[k]));
          if (fn[k] == 0) fn[k] = f;
          else if (fn[k] != f) fn[k] = MIXED_FUNCTIONS;
       }
+   }
    return fn;
 }
 
