@@ -293,10 +293,24 @@ static void replace_top(ThreadStack* t, Frame* top, Addr fn)
    if (cp_context_parent(ctx) == parent) cp_context_count_call(ctx);
 }
 
+/* The few superblocks' SBRare, by SBInfo.rare - 1: an index there
+ * takes half the room of a pointer in every SBInfo. */
+static SBRare** rare_states;
+static UInt     n_rare_states, rare_states_capacity;
+
 static SBRare* rare_state(SBInfo* sb)
 {
-   if (!sb->rare) sb->rare = cp_arena_alloc(sizeof(SBRare));
-   return sb->rare;
+   if (!sb->rare) {
+      if (n_rare_states == rare_states_capacity) {
+         rare_states_capacity = rare_states_capacity
+                                ? 2 * rare_states_capacity : 1024;
+         rare_states = VG_(realloc)("cp.callstack.rare", rare_states,
+                                    rare_states_capacity * sizeof(SBRare*));
+      }
+      rare_states[n_rare_states++] = cp_arena_alloc(sizeof(SBRare));
+      sb->rare = n_rare_states;
+   }
+   return rare_states[sb->rare - 1];
 }
 
 static Context* tail_call_context(SBInfo* entry, Context* parent, Addr site)
@@ -344,11 +358,11 @@ static void switch_counters(SBInfo* sb)
    ULong* counters = NULL;
    cp_stats.context_misses++;
    /* The first miss only fills the empty cache: nothing to remember. */
-   if (sb->cache_ctx) {
+   if (sb->cache_ctx_id) {
       RecentContexts* r = &rare_state(sb)->recent;
       UInt k;
       for (k = 0; k < CP_RECENT_CONTEXTS; k++)
-         if (r->ctx[k] == ctx) {
+         if (r->ctx_id[k] == ctx->id) {
             counters = r->counters[k];
             cp_stats.recent_hits++;
             break;
@@ -356,14 +370,14 @@ static void switch_counters(SBInfo* sb)
       if (!counters) k = CP_RECENT_CONTEXTS - 1;
       /* Move to front: the evicted entry becomes the most recent. */
       for (; k > 0; k--) {
-         r->ctx[k] = r->ctx[k - 1];
+         r->ctx_id[k] = r->ctx_id[k - 1];
          r->counters[k] = r->counters[k - 1];
       }
-      r->ctx[0] = sb->cache_ctx;
+      r->ctx_id[0] = sb->cache_ctx_id;
       r->counters[0] = sb->cache_counters;
    }
    if (!counters) counters = cp_counters(ctx, sb);
-   sb->cache_ctx = ctx;
+   sb->cache_ctx_id = ctx->id;
    sb->cache_counters = counters;
 }
 
@@ -404,7 +418,7 @@ VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
       cp_context_publish(cp_cur_ctx);
    } else {
       cp_stats.foreign_blocks++;
-      if (sb->cache_ctx != cp_cur_ctx) switch_counters(sb);
+      if (sb->cache_ctx_id != cp_cur_ctx->id) switch_counters(sb);
       cp_context_lend((UWord)sb->cache_counters - sb->local * sizeof(ULong));
    }
 }

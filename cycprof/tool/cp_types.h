@@ -20,8 +20,8 @@
  * Part of SBRare, allocated on the first eviction, so superblocks that
  * only ever run in one context pay nothing more. */
 typedef struct RecentContexts {
-   struct Context* ctx[CP_RECENT_CONTEXTS];
-   ULong*          counters[CP_RECENT_CONTEXTS];
+   UInt   ctx_id[CP_RECENT_CONTEXTS];   /* 0: empty */
+   ULong* counters[CP_RECENT_CONTEXTS];
 } RecentContexts;
 
 /* The last call made from a superblock ending in a call: most call sites
@@ -57,7 +57,7 @@ typedef struct TailCallCache {
 } TailCallCache;
 
 /* What few superblocks need (cc1plus: 2% of them), allocated on first
- * use so that the others pay one pointer. */
+ * use, so that the others pay a 32-bit index. */
 typedef struct SBRare {
    RecentContexts recent;   /* used once the counter cache changed */
    TailCallCache  tail;     /* function entries reached by a jump */
@@ -70,12 +70,13 @@ typedef struct SBRare {
  * per-instruction facts in a trailing block read through cp_sbinfo.h. */
 typedef struct SBInfo {
    Addr   addr;            /* first guest instruction */
-   /* One-entry cache: the counters of (cache_ctx, this superblock), for
-    * code run in another function's frame; cp_on_block_entry compares
-    * cache_ctx with cp_cur_ctx and looks further only on a mismatch. */
-   struct Context* cache_ctx;
-   ULong*          cache_counters;
-   SBRare*         rare;    /* NULL until needed: cp_callstack.c */
+   /* One-entry cache: the counters of (context cache_ctx_id, this
+    * superblock), for code run in another function's frame;
+    * cp_on_block_entry compares the id with cp_cur_ctx's and looks
+    * further only on a mismatch.  Ids, not pointers, keep SBInfo small. */
+   ULong* cache_counters;
+   UInt   cache_ctx_id;    /* 0 until the first such run */
+   UInt   rare;            /* its SBRare in cp_callstack.c, 1-based; 0: none */
    UInt   id;              /* index in cp_sbinfo_at() */
    UInt   owner;           /* function whose frames count it (cp_owners.h) */
    UInt   local;           /* its first counter among the owner's */
