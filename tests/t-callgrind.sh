@@ -165,7 +165,9 @@ register cg-inclusive t_cg_inclusive
 t_cg_source_lines() {
     need_tool
     local p b cgo src
-    for p in "split|split" "cxxexc|cxxexc 100" "signal|signal 100" "recurse|recurse 10"; do
+    # longrun: a superblock whose instructions are stored by whole address
+    for p in "split|split" "cxxexc|cxxexc 100" "signal|signal 100" "recurse|recurse 10" \
+             "longrun|longrun 100"; do
         cg_prog "$p"
         b=$(shared_profile -- "${PROG[@]}")
         check_run "$b" cg
