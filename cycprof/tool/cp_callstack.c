@@ -413,7 +413,7 @@ VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
       enter_function_by_jump(sb, sp);
    if (!cp_collecting_in(cp_cur_ctx)) {
       cp_collect_lend_scratch(sb);
-   } else if (sb->owner == cp_cur_ctx->owner) {
+   } else if (sb->owner == cp_context_owner(cp_cur_ctx)) {
       cp_context_cover(cp_cur_ctx, sb);
       cp_context_publish(cp_cur_ctx);
    } else {

@@ -108,7 +108,7 @@ void cp_request_sb_recount(Int delta)
    Context* ctx = cp_cur_ctx;
    ULong* counts;
    if (!sb || !cp_instr_on || !cp_collecting_in(ctx)) return;
-   if (sb->owner == ctx->owner) {
+   if (sb->owner == cp_context_owner(ctx)) {
       cp_context_cover(ctx, sb);
       counts = ctx->dense + sb->local;
    } else {

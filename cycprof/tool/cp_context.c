@@ -18,7 +18,7 @@
 CpStats cp_stats;
 
 /* docs/internals/memory.md counts on it. */
-STATIC_ASSERT(sizeof(Context) == 40);
+STATIC_ASSERT(sizeof(Context) == 36);
 
 /* (parent, callsite, fn) -> context, in two tables.  Almost every key
  * leads to the context made for it, whose own fields are the key: those
@@ -52,6 +52,11 @@ Interner          cp_context_fns, cp_context_sites;
 static AddrMap    calls_above_32_bits;   /* id -> calls >> 32 */
 ContextTree*      cp_context_trees;
 static UInt       n_trees, trees_capacity;
+/* [fn_id]: the owner every frame of that function counts with, fixed by
+ * its first frame (cp_owner_of_frame); 0 until then.  Any owner counts
+ * exactly (cp_owners.h), and one per function saves 4 bytes a context. */
+UInt*             cp_context_fn_owners;
+static UInt       fn_owners_capacity;
 
 static void table_init(ChainTable* t, UWord n)
 {
@@ -143,6 +148,21 @@ static Context* context_slot(UInt id)
    return &cp_context_chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
 }
 
+static void fix_owner(UInt fn_id, Addr fn)
+{
+   if (fn_id >= fn_owners_capacity) {
+      UInt old = fn_owners_capacity;
+      fn_owners_capacity = fn_id < 512 ? 1024 : 2 * fn_id;
+      cp_context_fn_owners = VG_(realloc)("cp.ctx.owners",
+                                          cp_context_fn_owners,
+                                          fn_owners_capacity * sizeof(UInt));
+      VG_(memset)(cp_context_fn_owners + old, 0,
+                  (fn_owners_capacity - old) * sizeof(UInt));
+   }
+   if (!cp_context_fn_owners[fn_id])
+      cp_context_fn_owners[fn_id] = cp_owner_of_frame(fn);
+}
+
 static Context* new_context(Context* parent, Addr callsite, Addr fn,
                             CtxKind kind, UInt root_tid)
 {
@@ -153,7 +173,7 @@ static Context* new_context(Context* parent, Addr callsite, Addr fn,
    c->fn_id = cp_intern(&cp_context_fns, fn);
    c->kind = kind;
    c->tree = parent ? parent->tree : new_tree(root_tid);
-   c->owner = cp_owner_of_frame(fn);
+   fix_owner(c->fn_id, fn);
    cp_collect_new_context(c);
    return c;
 }
@@ -341,7 +361,7 @@ DenseCounters cp_dense = { 0, 0, 0, (UWord)&cp_running };
 void cp_context_cover(Context* ctx, const SBInfo* sb)
 {
    UInt old, needed = sb->local + sb->n_exits;
-   UInt all = cp_owner(ctx->owner)->n_counters, len = needed;
+   UInt all = cp_owner(cp_context_owner(ctx))->n_counters, len = needed;
    if (ctx->is_packed) cp_cold_unpack(ctx);
    old = ctx->dense_len;
    if (needed <= old) return;
@@ -371,7 +391,7 @@ Bool cp_context_ran_code(const Context* ctx)
 Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
                          const ULong** counts)
 {
-   const Owner* o = cp_owner(ctx->owner);
+   const Owner* o = cp_owner(cp_context_owner(ctx));
    const ForeignTable* t;
    UInt dense_len;
    const ULong* dense = cp_cold_view(ctx, &dense_len);

@@ -35,11 +35,18 @@ extern DenseCounters cp_dense;
 /* Grows ctx's dense counters to cover sb's (sb is of ctx's owner). */
 void        cp_context_cover(Context* ctx, const SBInfo* sb);
 
+/* The owner of ctx's dense counters: its function's (cp_owners.h). */
+extern UInt* cp_context_fn_owners;
+static inline UInt cp_context_owner(const Context* ctx)
+{
+   return cp_context_fn_owners[ctx->fn_id];
+}
+
 /* Makes ctx's dense counters the current ones.  Inline: it runs on every
  * call and return. */
 static inline void cp_context_publish(Context* ctx)
 {
-   cp_dense.owner = cp_collecting_in(ctx) ? ctx->owner
+   cp_dense.owner = cp_collecting_in(ctx) ? cp_context_owner(ctx)
                                           : CP_OWNER_NOT_COLLECTING;
    cp_dense.running = (UWord)&cp_running;
    cp_dense.base = (UWord)ctx->dense;

@@ -108,7 +108,7 @@ SBInfo* cp_sbinfo_describe(const IRSB* in)
     * the owner that frame counts with, which is not always its function's
     * own (cp_owner_of_frame). */
    cp_owner_take(cp_function_named(sb->addr, &owner_fn)
-                    ? cp_owner_id(owner_fn) : cp_cur_ctx->owner, sb);
+                    ? cp_owner_id(owner_fn) : cp_context_owner(cp_cur_ctx), sb);
 
    if (!all_sbinfos)
       all_sbinfos = VG_(newXA)(VG_(malloc), "cp.sbinfos", VG_(free),

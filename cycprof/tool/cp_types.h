@@ -100,7 +100,7 @@ typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
 /* A calling context: the chain of active calls from a thread's root.
  * There are millions in a big program (cc1plus: 4 M), so every byte
- * counts: 40 in all.  What is the same for many contexts is in small
+ * counts: 36 in all.  What is the same for many contexts is in small
  * tables by a 32-bit index: the parent (by its id), the frame's function,
  * the call site and the thread and region set of the tree (cp_context.h
  * has the accessors).  The counters of superblocks fn does not own are in a
@@ -117,8 +117,8 @@ typedef struct Context {
                             * interned */
    UInt        parent_id;  /* 0 for roots */
    UInt        id;         /* dense, creation order: parents first */
-   UInt        fn_id;      /* its function (signo for signals), interned */
-   UInt        owner;      /* fn's id in cp_owners.h */
+   UInt        fn_id;      /* its function (signo for signals), interned;
+                            * also gives its owner (cp_context_owner) */
    UInt        tree;       /* its root's thread and region set */
    UInt        dense_len : 24;   /* 0 while packed; a function's counters
                                   * are far fewer than 2^24 */
@@ -132,7 +132,9 @@ typedef struct Context {
    UInt        recently_used : 1; /* published since the last packing, or
                                    * in a live frame (cp_cold.h) */
    UInt        has_foreign : 1;   /* it has a table of cost centers */
-} Context;
+} __attribute__((packed, aligned(4))) Context;
+/* Packed to 4-byte alignment: 36 bytes rather than 40 with the pointer's
+ * padding (x86 and arm64 load an 8-byte word at any 4-byte boundary). */
 
 /* A frame of the shadow call stack. */
 typedef enum { FrameCall, FrameTrampoline, FrameSignal } FrameKind;
