@@ -5,6 +5,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_xarray.h"
 #include "cp_arena.h"
+#include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_functions.h"
 #include "cp_owners.h"
