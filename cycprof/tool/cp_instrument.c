@@ -8,6 +8,7 @@
  * frame, entering a function not through a call) or when the superblock
  * runs in another context than last time. */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 #include "cp_arch.h"
