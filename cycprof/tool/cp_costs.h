@@ -20,8 +20,12 @@ void  cp_sort_and_merge(AddrCostList* list);
 ULong cp_context_self_total(const Context* ctx);
 void  cp_addrcostlist_append(AddrCostList* list, Addr addr, ULong count);
 void  cp_addrcostlist_free(AddrCostList* list);
-/* VEX translates at most 100 guest instructions per superblock. */
-#define CP_MAX_SB_INSTRS 128
+/* Most instructions a superblock can hold.  VEX's frontend stops at
+ * --vex-guest-max-insns (at most 100), but its loop unrolling then
+ * repeats a small loop's body up to 8 times, bounded by
+ * --vex-iropt-unroll-thresh (at most 400) statements, each instruction
+ * mark being one; cp_post_clo_init keeps both options within this. */
+#define CP_MAX_SB_INSTRS 512
 
 /* per_instr[i]: how often instruction i of sb ran, from its exit counters. */
 void  cp_instr_counts(const SBInfo* sb, const ULong* counts,

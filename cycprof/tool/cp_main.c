@@ -48,12 +48,31 @@ static void cp_atfork_child(ThreadId tid)
    cp_dump_after_fork();
 }
 
+/* Today's Valgrind caps both options below CP_MAX_SB_INSTRS; a later one
+ * that allowed more would otherwise stop the run at the first superblock
+ * too long to describe. */
+static void keep_superblocks_within_bound(void)
+{
+   VexControl* vex = &VG_(clo_vex_control);
+   if (vex->guest_max_insns > CP_MAX_SB_INSTRS) {
+      VG_(umsg)("cycprof: --vex-guest-max-insns lowered to %d\n",
+                CP_MAX_SB_INSTRS);
+      vex->guest_max_insns = CP_MAX_SB_INSTRS;
+   }
+   if (vex->iropt_unroll_thresh > CP_MAX_SB_INSTRS) {
+      VG_(umsg)("cycprof: --vex-iropt-unroll-thresh lowered to %d\n",
+                CP_MAX_SB_INSTRS);
+      vex->iropt_unroll_thresh = CP_MAX_SB_INSTRS;
+   }
+}
+
 static void cp_post_clo_init(void)
 {
    /* Chasing puts code of both branch arms into one superblock, which
     * breaks "one superblock = one straight run"; like callgrind, force it
     * off whatever the user asked. */
    VG_(clo_vex_control).guest_chase = False;
+   keep_superblocks_within_bound();
    /* A run that starts uninstrumented measures a short region; reading
     * the inline info of every object (libc6-dbg's libc alone: 0.06 s)
     * would cost more than the region.  It only adds inlined frames to

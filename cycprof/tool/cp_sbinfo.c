@@ -11,8 +11,8 @@
 #include "cp_owners.h"
 #include "cp_sbinfo.h"
 
-/* n_instrs, n_exits and exit_ninstrs are bytes. */
-STATIC_ASSERT(CP_MAX_SB_INSTRS <= 255);
+/* n_instrs, n_exits and wide exit facts are 16 bits. */
+STATIC_ASSERT(CP_MAX_SB_INSTRS <= 65535);
 
 static XArray* all_sbinfos;   /* SBInfo*; kept because cost centers point in */
 
@@ -34,7 +34,7 @@ SBInfo* cp_sbinfo_at(UInt id)
 typedef struct {
    UInt  n_instrs, n_exits;
    Addr  addr[CP_MAX_SB_INSTRS];
-   UChar exit_ninstrs[CP_MAX_SB_INSTRS];
+   UInt  exit_ninstrs[CP_MAX_SB_INSTRS];
 } Shape;
 
 static void read_shape(const IRSB* in, Shape* s)
@@ -71,25 +71,36 @@ static Bool offsets_fit_a_byte(const Shape* s)
 static SBInfo* store_shape(const Shape* s)
 {
    Bool wide = !offsets_fit_a_byte(s);
-   SizeT exits_end = offsetof(SBInfo, facts) + s->n_exits;
+   Bool wide_counts = s->n_instrs > 255;
+   UInt count_bytes = wide_counts ? 2 : 1;
+   SizeT exits_end = offsetof(SBInfo, facts) + count_bytes * s->n_exits;
    SizeT size = wide ? VG_ROUNDUP(exits_end, sizeof(Addr))
                        + s->n_instrs * sizeof(Addr)
                      : exits_end + s->n_instrs;
    SBInfo* sb = cp_arena_alloc(size);
+   UChar* offsets;
    UInt i;
    sb->addr = s->addr[0];
    sb->n_instrs = s->n_instrs;
    sb->n_exits = s->n_exits;
    sb->wide_addrs = wide;
-   VG_(memcpy)(sb->facts, s->exit_ninstrs, s->n_exits);
+   sb->wide_counts = wide_counts;
+   for (i = 0; i < s->n_exits; i++) {
+      sb->facts[count_bytes * i] = (UChar)s->exit_ninstrs[i];
+      if (wide_counts)
+         sb->facts[2 * i + 1] = (UChar)(s->exit_ninstrs[i] >> 8);
+   }
+   offsets = (UChar*)cp_sb_addr_facts(sb);
    if (wide)
       VG_(memcpy)((Addr*)cp_sb_wide_addrs(sb), s->addr,
                   s->n_instrs * sizeof(Addr));
    else
       for (i = 0; i < s->n_instrs; i++)
-         sb->facts[s->n_exits + i] = (UChar)(s->addr[i] - sb->addr);
-   /* Cheap next to the translation, and it checks both layouts on
+         offsets[i] = (UChar)(s->addr[i] - sb->addr);
+   /* Cheap next to the translation, and it checks every layout on
     * every superblock. */
+   for (i = 0; i < s->n_exits; i++)
+      tl_assert(cp_sb_exit_ninstrs(sb, i) == s->exit_ninstrs[i]);
    for (i = 0; i < s->n_instrs; i++)
       tl_assert(cp_sb_instr_addr(sb, i) == s->addr[i]);
    return sb;

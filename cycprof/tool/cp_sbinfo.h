@@ -2,7 +2,10 @@
  *
  * An SBInfo is followed by its per-exit and per-instruction facts:
  *   facts[0 .. n_exits-1]   instructions done when leaving by exit group
- *                           j, one byte each (at most CP_MAX_SB_INSTRS);
+ *                           j, one byte each; two bytes each, low byte
+ *                           first, with wide_counts (a superblock of over
+ *                           255 instructions, from VEX's loop unrolling
+ *                           under a raised --vex-iropt-unroll-thresh);
  *   then, unless wide_addrs, each instruction's address as a byte offset
  *   from addr: with chasing off a superblock is one straight run (or a
  *   small loop VEX unrolled) of a few dozen bytes;
@@ -38,12 +41,19 @@ static inline Bool cp_sbinfo_exit_before_first_instr(UInt n_instrs_so_far,
  * last group's is n_instrs. */
 static inline UInt cp_sb_exit_ninstrs(const SBInfo* sb, UInt j)
 {
-   return sb->facts[j];
+   if (LIKELY(!sb->wide_counts)) return sb->facts[j];
+   return sb->facts[2 * j] | (UInt)sb->facts[2 * j + 1] << 8;
+}
+
+/* Where the instruction addresses start: after the exit facts. */
+static inline const UChar* cp_sb_addr_facts(const SBInfo* sb)
+{
+   return sb->facts + (sb->wide_counts ? 2 : 1) * sb->n_exits;
 }
 
 static inline const Addr* cp_sb_wide_addrs(const SBInfo* sb)
 {
-   Addr after_exits = (Addr)(sb->facts + sb->n_exits);
+   Addr after_exits = (Addr)cp_sb_addr_facts(sb);
    return (const Addr*)((after_exits + sizeof(Addr) - 1)
                         & ~(Addr)(sizeof(Addr) - 1));
 }
@@ -51,7 +61,7 @@ static inline const Addr* cp_sb_wide_addrs(const SBInfo* sb)
 /* The guest address of instruction i (0 <= i < n_instrs). */
 static inline Addr cp_sb_instr_addr(const SBInfo* sb, UInt i)
 {
-   if (LIKELY(!sb->wide_addrs)) return sb->addr + sb->facts[sb->n_exits + i];
+   if (LIKELY(!sb->wide_addrs)) return sb->addr + cp_sb_addr_facts(sb)[i];
    return cp_sb_wide_addrs(sb)[i];
 }
 

@@ -80,10 +80,11 @@ typedef struct SBInfo {
    UInt   id;              /* index in cp_sbinfo_at() */
    UInt   owner;           /* function whose frames count it (cp_owners.h) */
    UInt   local;           /* its first counter among the owner's */
-   UChar  n_instrs;        /* at most CP_MAX_SB_INSTRS */
-   UChar  n_exits;         /* exit groups (cp_sbinfo.c): at most n_instrs */
+   UShort n_instrs;        /* at most CP_MAX_SB_INSTRS */
+   UShort n_exits;         /* exit groups (cp_sbinfo.c): at most n_instrs */
    UChar  is_fn_entry : 1; /* addr is the entry of a function */
    UChar  wide_addrs : 1;  /* instruction addresses stored whole */
+   UChar  wide_counts : 1; /* exit facts take two bytes (n_instrs > 255) */
    UChar  facts[];         /* layout private to cp_sbinfo.h */
 } SBInfo;
 
