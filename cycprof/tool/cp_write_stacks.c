@@ -21,6 +21,7 @@
 #include "cp_outfile.h"
 #include "cp_regions.h"
 #include "cp_sbinfo.h"
+#include "cp_st_classes.h"
 #include "cp_st_naming.h"
 #include "cp_write_stacks.h"
 
@@ -444,12 +445,51 @@ typedef struct {
    AddrCostList touched;  /* addr: a location id */
    RanBlocks    ran;      /* the context at hand's */
    UnnamedBases bases;
+   /* With samples per function: */
+   const ClassSuperblocks* classes;
+   UInt*        line_stamp;  /* [location]: the last node it was seen in */
+   UInt         node;
+   ULong        line_samples; /* the distinct locations seen, per node */
 } NodeCosts;
 
-/* Adds c's costs at locations of its frame's function (own) or of other
+/* Costs at locations of a frame's own function (own) or of other
  * functions (foreign), or all when the frame has no node of its own. */
 typedef enum { AllCode, OwnCode, ForeignCode } CodeKind;
 
+/* A location the line-level dump would give the node a sample at. */
+static void count_line(NodeCosts* nc, UInt loc)
+{
+   if (nc->line_stamp[loc] == nc->node) return;
+   nc->line_stamp[loc] = nc->node;
+   nc->line_samples++;
+}
+
+/* A superblock of one function class (cp_st_classes.h): its whole cost
+ * goes to the lowest of the locations that ran, where sum_per_function
+ * would have put it; the others only count as lines. */
+static void add_class_cost(const LocationSet* s, const SBInfo* sb,
+                           const ULong* counts, CodeKind kind, UInt frame_fn,
+                           NodeCosts* nc)
+{
+   const ClassSuperblocks* cs = nc->classes;
+   UInt ran = cp_st_ran_prefix(sb, counts), e, lowest = ~0u;
+   const PrefixLocation* first = &cs->at[cs->first[sb->id]];
+   if (ran == 0
+       || (kind != AllCode
+           && (location_function(s, first->loc) == frame_fn)
+              != (kind == OwnCode)))
+      return;
+   for (e = cs->first[sb->id];
+        e < cs->first[sb->id + 1] && cs->at[e].first_instr < ran; e++) {
+      count_line(nc, cs->at[e].loc);
+      if (cs->at[e].loc < lowest) lowest = cs->at[e].loc;
+   }
+   if (nc->cost[lowest] == 0)
+      cp_addrcostlist_append(&nc->touched, lowest, 0);
+   nc->cost[lowest] += cp_counts_total(sb, counts);
+}
+
+/* Adds c's costs of the given kind. */
 static void add_context_costs(LocationSet* s, const Context* c,
                               SuperblockLocations* sl,
                               const Nodes* nd, CodeKind kind,
@@ -469,6 +509,10 @@ static void add_context_costs(LocationSet* s, const Context* c,
       const SuperblockFacts* f = &sl->facts[sb->id];
       const UInt* locs = sl->loc + sl->first[sb->id];
       UInt ran;
+      if (nc->classes && cp_st_one_class(nc->classes, sb->id)) {
+         add_class_cost(s, sb, counts, kind, frame_fn, nc);
+         continue;
+      }
       cp_instr_counts(sb, counts, per_instr);
       /* per_instr never grows along the superblock: what ran is a
        * prefix. */
@@ -483,8 +527,10 @@ static void add_context_costs(LocationSet* s, const Context* c,
          if (kind != AllCode
              && (location_function(s, loc) == frame_fn) != (kind == OwnCode))
             continue;
-         if (nc->cost[loc] == 0)
+         if (nc->cost[loc] == 0) {
             cp_addrcostlist_append(&nc->touched, loc, 0);
+            if (nc->classes) count_line(nc, loc);
+         }
          nc->cost[loc] += per_instr[i];
       }
    }
@@ -532,19 +578,27 @@ static ULong write_samples(OutFile* out, LocationSet* s,
                            const UInt* class_of, ULong* line_samples)
 {
    NodeCosts nc = { 0 };
+   ClassSuperblocks classes;
    UInt node, id, i;
    ULong samples = 0;
    ULong* class_cost = NULL;
    nc.cost = VG_(calloc)("cp.stacks.nodecosts", s->n_locations + 1,
                          sizeof(ULong));
-   if (class_of)
+   if (class_of) {
       class_cost = VG_(calloc)("cp.stacks.classcosts", s->n_locations + 1,
                                sizeof(ULong));
+      cp_st_classes_init(&classes, sl, class_of);
+      nc.classes = &classes;
+      nc.line_stamp = VG_(calloc)("cp.stacks.stamps", s->n_locations + 1,
+                                  sizeof(UInt));
+   }
    *line_samples = 0;
    for (node = 1; node <= nd->n_nodes && !cp_outfile_failed(out); node++) {
       UInt tid = 0;
       prefetch_node_contexts(nd, node);
       nc.touched.used = 0;
+      nc.node = node;
+      nc.line_samples = 0;
       for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
          Context* c = cp_context_by_id(id);
          /* A node never spans threads: roots are apart. */
@@ -557,7 +611,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
          add_context_costs(s, c, sl, nd, ForeignCode, &nc);
       }
       cp_sort_and_merge(&nc.touched);
-      *line_samples += nc.touched.used;
+      *line_samples += nc.classes ? nc.line_samples : nc.touched.used;
       if (class_of) sum_per_function(&nc, class_of, class_cost);
       for (i = 0; i < nc.touched.used; i++, samples++) {
          Addr loc = nc.touched.items[i].addr;
@@ -572,6 +626,10 @@ static ULong write_samples(OutFile* out, LocationSet* s,
    cp_addrcostlist_free(&nc.touched);
    VG_(free)(nc.cost);
    if (class_cost) VG_(free)(class_cost);
+   if (nc.classes) {
+      cp_st_classes_free(&classes);
+      VG_(free)(nc.line_stamp);
+   }
    VG_(free)(nc.ran.items);
    VG_(free)(nc.bases.items);
    return samples;

@@ -1,0 +1,60 @@
+/* cycprof: superblocks of one function class (cp_st_classes.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_sbinfo.h"
+#include "cp_st_classes.h"
+
+/* Whether superblock k's code that ever ran is of one class, all named:
+ * naming code without a symbol depends on the context. */
+static Bool of_one_class(const SuperblockLocations* sl, const UInt* class_of,
+                         UInt k)
+{
+   const SuperblockFacts* f = &sl->facts[k];
+   const UInt* loc = sl->loc + sl->first[k];
+   UInt i;
+   if (f->n_ran == 0 || f->first_unnamed < f->n_ran) return False;
+   for (i = 0; i < f->n_ran; i++)
+      if (loc[i] == 0 || class_of[loc[i]] != class_of[loc[0]]) return False;
+   return True;
+}
+
+void cp_st_classes_init(ClassSuperblocks* cs, const SuperblockLocations* sl,
+                        const UInt* class_of)
+{
+   UInt n_sbs = cp_sbinfo_count(), k, i, e, used = 0, capacity = 1024;
+   cs->first = VG_(malloc)("cp.st.classes", (n_sbs + 1) * sizeof(UInt));
+   cs->at = VG_(malloc)("cp.st.classes.at",
+                        capacity * sizeof(PrefixLocation));
+   for (k = 0; k < n_sbs; k++) {
+      const UInt* loc = sl->loc + sl->first[k];
+      cs->first[k] = used;
+      if (!of_one_class(sl, class_of, k)) continue;
+      for (i = 0; i < sl->facts[k].n_ran; i++) {
+         for (e = cs->first[k]; e < used && cs->at[e].loc != loc[i]; e++) ;
+         if (e < used) continue;
+         if (used == capacity) {
+            capacity *= 2;
+            cs->at = VG_(realloc)("cp.st.classes.at", cs->at,
+                                  capacity * sizeof(PrefixLocation));
+         }
+         cs->at[used].loc = loc[i];
+         cs->at[used].first_instr = i;
+         used++;
+      }
+   }
+   cs->first[n_sbs] = used;
+}
+
+void cp_st_classes_free(ClassSuperblocks* cs)
+{
+   VG_(free)(cs->first);
+   VG_(free)(cs->at);
+}
+
+UInt cp_st_ran_prefix(const SBInfo* sb, const ULong* counts)
+{
+   UInt j = sb->n_exits;
+   while (j > 0 && counts[j - 1] == 0) j--;
+   return j ? cp_sb_exit_ninstrs(sb, j - 1) : 0;
+}
