@@ -209,15 +209,15 @@ static void collect_self_costs(Naming* nm, RecordList* l,
    }
 }
 
-static void find_unnamed_bases(const Naming* nm, const Context* c,
+static void find_unnamed_bases(const Naming* nm, const RanBlocks* ran,
                                const SuperblockFunction* sb_fn,
                                UnnamedBases* b)
 {
-   const SBInfo* sb;
-   const ULong* counts;
    UInt k, i;
    b->used = 0;
-   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+   for (k = 0; k < ran->used; k++) {
+      const SBInfo* sb = ran->items[k].sb;
+      const ULong* counts = ran->items[k].counts;
       const SuperblockFunction* info = &sb_fn[sb->id];
       ULong per_instr[CP_MAX_SB_INSTRS];
       if (info->kind != SomeUnnamed) continue;
@@ -349,13 +349,12 @@ static void collect_context_costs(Naming* nm, RecordList* l,
 {
    ForeignList f = { 0 };
    UnnamedBases bases = { 0 };
+   RanBlocks ran = { 0 };
    ArcWalk* w = cp_arcs_begin(inclusive);
    const Context* c;
    UInt k;
    ULong calls;
    while ((c = cp_arcs_next(w)) != NULL) {
-      const SBInfo* sb;
-      const ULong* counts;
       SrcPos frame = { 0 };
       if (c->kind != CtxRoot) {
          frame = frame_function(nm, c, 0);
@@ -363,10 +362,12 @@ static void collect_context_costs(Naming* nm, RecordList* l,
       }
       if (!cp_context_ran_code(c)) continue;
       f.used = 0;
-      find_unnamed_bases(nm, c, sb_fn, &bases);
-      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); )
-         charge_superblock(nm, l, &f, &bases, c, frame, sb, counts,
-                           &sb_fn[sb->id]);
+      cp_context_gather(c, &ran);
+      find_unnamed_bases(nm, &ran, sb_fn, &bases);
+      for (k = 0; k < ran.used; k++)
+         charge_superblock(nm, l, &f, &bases, c, frame, ran.items[k].sb,
+                           ran.items[k].counts,
+                           &sb_fn[ran.items[k].sb->id]);
       if (c->kind == CtxRoot) continue;
       calls = cp_context_calls(c);
       for (k = 0; k < f.used; k++)
@@ -375,6 +376,7 @@ static void collect_context_costs(Naming* nm, RecordList* l,
                      f.items[k].first, calls ? calls : 1, f.items[k].cost);
    }
    VG_(free)(f.items);
+   VG_(free)(ran.items);
    VG_(free)(bases.items);
    cp_arcs_finish(w);
 }
@@ -385,6 +387,7 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
                           const SuperblockFunction* sb_fn)
 {
    UnnamedBases bases = { 0 };
+   RanBlocks ran = { 0 };
    const Context* bases_of = NULL;
    UInt id, n = cp_context_count();
    for (id = 1; id <= n; id++) {
@@ -403,7 +406,8 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
           * code, e.g. a stripped program's _start). */
          if (!cp_naming_has_symbol(nm, raw)) {
             if (bases_of != parent) {
-               find_unnamed_bases(nm, parent, sb_fn, &bases);
+               cp_context_gather(parent, &ran);
+               find_unnamed_bases(nm, &ran, sb_fn, &bases);
                bases_of = parent;
             }
             caller = cp_naming_code_at(nm, raw, parent,
@@ -415,6 +419,7 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
                cp_naming_function_at(nm, cp_context_fn(c)),
                cp_context_fn(c), cp_context_calls(c), arc[id]);
    }
+   VG_(free)(ran.items);
    VG_(free)(bases.items);
 }
 

@@ -402,12 +402,18 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
    UInt p = *pos;
    while (p < dense_end && !dense[p]) p++;
    if (p < dense_end) {
-      const SBInfo* s = o->sbs[o->sb_at[p]];
+      /* The superblock's counters are the run of positions around p
+       * with its index: a few words beside p, where its record may be
+       * far away. */
+      UInt i = o->sb_at[p], first = p, end = p + 1;
+      while (first > 0 && o->sb_at[first - 1] == i) first--;
+      while (end < o->n_counters && o->sb_at[end] == i) end++;
       /* Counters past dense_len were never published for ctx: zero. */
-      tl_assert(s->local + s->n_exits <= dense_len);
-      *sb = s;
-      *counts = dense + s->local;
-      *pos = s->local + s->n_exits;
+      tl_assert(end <= dense_len);
+      *sb = o->sbs[i];
+      __builtin_prefetch(*sb);
+      *counts = dense + first;
+      *pos = end;
       return True;
    }
    t = foreign_of(ctx);
@@ -421,6 +427,23 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
    }
    *pos = p;
    return False;
+}
+
+void cp_context_gather(const Context* ctx, RanBlocks* r)
+{
+   UInt k;
+   const SBInfo* sb;
+   const ULong* counts;
+   r->used = 0;
+   for (k = 0; cp_next_cost_center(ctx, &k, &sb, &counts); ) {
+      if (r->used == r->capacity) {
+         r->capacity = r->capacity ? 2 * r->capacity : 256;
+         r->items = VG_(realloc)("cp.ctx.gather", r->items,
+                                 r->capacity * sizeof(RanBlock));
+      }
+      r->items[r->used].sb = sb;
+      r->items[r->used++].counts = counts;
+   }
 }
 
 void cp_context_memory(ContextMemory* m)

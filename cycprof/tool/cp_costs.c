@@ -105,18 +105,19 @@ void cp_prefetch_ahead(UInt id, UInt n)
 void cp_superblock_runs(SuperblockRuns* r, ULong* self)
 {
    UInt n_sbs = cp_sbinfo_count(), n = cp_context_count(), id, k, i;
+   RanBlocks ran = { 0 };
    r->first = VG_(malloc)("cp.costs.first", (n_sbs + 1) * sizeof(UInt));
    r->first[0] = 0;
    for (k = 0; k < n_sbs; k++)
       r->first[k + 1] = r->first[k] + cp_sbinfo_at(k)->n_exits;
    r->runs = VG_(calloc)("cp.costs.runs", r->first[n_sbs] + 1, sizeof(ULong));
    for (id = 1; id <= n; id++) {
-      const Context* c = cp_context_by_id(id);
-      const SBInfo* sb;
-      const ULong* counts;
       ULong total = 0;
       cp_prefetch_ahead(id, n);
-      for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
+      cp_context_gather(cp_context_by_id(id), &ran);
+      for (k = 0; k < ran.used; k++) {
+         const SBInfo* sb = ran.items[k].sb;
+         const ULong* counts = ran.items[k].counts;
          ULong* runs = r->runs + r->first[sb->id];
          for (i = 0; i < sb->n_exits; i++) {
             runs[i] += counts[i];
@@ -125,6 +126,7 @@ void cp_superblock_runs(SuperblockRuns* r, ULong* self)
       }
       if (self) self[id] = total;
    }
+   VG_(free)(ran.items);
 }
 
 void cp_superblock_runs_free(SuperblockRuns* r)
@@ -140,6 +142,13 @@ ULong cp_counts_total(const SBInfo* sb, const ULong* counts)
    for (j = 0; j < sb->n_exits; j++)
       total += counts[j] * cp_sb_exit_ninstrs(sb, j);
    return total;
+}
+
+UInt cp_ran_prefix(const SBInfo* sb, const ULong* counts)
+{
+   UInt j = sb->n_exits;
+   while (j > 0 && counts[j - 1] == 0) j--;
+   return j ? cp_sb_exit_ninstrs(sb, j - 1) : 0;
 }
 
 void cp_sort_and_merge(AddrCostList* list)

@@ -54,5 +54,9 @@ void  cp_prefetch_counters(UInt id);
 void  cp_prefetch_ahead(UInt id, UInt n);
 /* Instructions those counters stand for. */
 ULong cp_counts_total(const SBInfo* sb, const ULong* counts);
+/* How many of sb's instructions ran: instruction i ran once per departure
+ * through an exit past it, so they are a prefix, up to the furthest exit
+ * taken (exit groups are in increasing order). */
+UInt  cp_ran_prefix(const SBInfo* sb, const ULong* counts);
 
 #endif

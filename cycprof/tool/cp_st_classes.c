@@ -51,10 +51,3 @@ void cp_st_classes_free(ClassSuperblocks* cs)
    VG_(free)(cs->first);
    VG_(free)(cs->at);
 }
-
-UInt cp_st_ran_prefix(const SBInfo* sb, const ULong* counts)
-{
-   UInt j = sb->n_exits;
-   while (j > 0 && counts[j - 1] == 0) j--;
-   return j ? cp_sb_exit_ninstrs(sb, j - 1) : 0;
-}

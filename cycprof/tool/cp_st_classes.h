@@ -35,8 +35,4 @@ static inline Bool cp_st_one_class(const ClassSuperblocks* cs, UInt sb_id)
    return cs->first[sb_id] < cs->first[sb_id + 1];
 }
 
-/* How many of sb's instructions ran, given its exit counters (a
- * departure by exit group j ran its first cp_sb_exit_ninstrs(sb, j)). */
-UInt cp_st_ran_prefix(const SBInfo* sb, const ULong* counts);
-
 #endif

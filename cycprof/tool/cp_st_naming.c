@@ -31,17 +31,6 @@ UWord cp_st_debug_object(Addr a)
    return h;
 }
 
-/* Instruction i ran once per departure through an exit past it, so the
- * instructions that ran are a prefix: up to the furthest exit taken. */
-static UInt ran_prefix(const SBInfo* sb, const ULong* counts)
-{
-   UInt j, n = 0;
-   for (j = 0; j < sb->n_exits; j++)
-      if (counts[j] && cp_sb_exit_ninstrs(sb, j) > n)
-         n = cp_sb_exit_ninstrs(sb, j);
-   return n < sb->n_instrs ? n : sb->n_instrs;
-}
-
 
 static void note_unnamed_code(const LocationSet* s, const SBInfo* sb,
                               const UInt* loc, SuperblockFacts* f)
@@ -72,7 +61,7 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
    /* An exit taken in some context has a nonzero sum: the furthest one
     * bounds what ever ran. */
    for (k = 0; k < n_sbs; k++) {
-      sl->facts[k].n_ran = ran_prefix(cp_sbinfo_at(k),
+      sl->facts[k].n_ran = cp_ran_prefix(cp_sbinfo_at(k),
                                       runs->runs + runs->first[k]);
       n_ran += sl->facts[k].n_ran;
    }
@@ -139,7 +128,7 @@ static void note_unnamed_code_run(const LocationSet* s,
    const UInt* loc = sl->loc + sl->first[sb->id];
    UInt ran, i;
    if (f->first_unnamed == f->n_ran) return;
-   ran = ran_prefix(sb, counts);
+   ran = cp_ran_prefix(sb, counts);
    if (f->simple) {
       if (ran > f->first_unnamed)
          cp_unnamed_note(b, f->obj, cp_sb_instr_addr(sb, f->first_unnamed));
@@ -155,22 +144,13 @@ static void note_unnamed_code_run(const LocationSet* s,
 void cp_st_gather(const LocationSet* s, const SuperblockLocations* sl,
                   const Context* c, RanBlocks* r, UnnamedBases* b)
 {
-   const SBInfo* sb;
-   const ULong* counts;
+   static RanBlocks scratch;
    UInt k;
+   if (!r) r = &scratch;
    b->used = 0;
-   if (r) r->used = 0;
-   for (k = 0; cp_next_cost_center(c, &k, &sb, &counts); ) {
-      note_unnamed_code_run(s, sl, sb, counts, b);
-      if (!r) continue;
-      if (r->used == r->capacity) {
-         r->capacity = r->capacity ? 2 * r->capacity : 256;
-         r->items = VG_(realloc)("cp.st.ran", r->items,
-                                 r->capacity * sizeof(RanBlock));
-      }
-      r->items[r->used].sb = sb;
-      r->items[r->used++].counts = counts;
-   }
+   cp_context_gather(c, r);
+   for (k = 0; k < r->used; k++)
+      note_unnamed_code_run(s, sl, r->items[k].sb, r->items[k].counts, b);
 }
 
 /* The address unnamed code of obj at a is named after in context c. */

@@ -11,6 +11,7 @@
 #define CP_ST_NAMING_H
 
 #include "pub_tool_basics.h"
+#include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_locations.h"
 #include "cp_types.h"
@@ -67,17 +68,6 @@ typedef struct FrameFacts {
    UWord obj;
 } FrameFacts;
 FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl, Addr fn);
-
-/* A context's cost centers, as cp_next_cost_center gives them. */
-typedef struct {
-   const SBInfo* sb;
-   const ULong*  counts;
-} RanBlock;
-
-typedef struct {
-   RanBlock* items;
-   UInt      used, capacity;
-} RanBlocks;
 
 /* c's cost centers (when r is not NULL) and its unnamed bases in one walk
  * of its counters.  Code without a symbol is named after the entry of its

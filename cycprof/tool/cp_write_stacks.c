@@ -472,7 +472,7 @@ static void add_class_cost(const LocationSet* s, const SBInfo* sb,
                            NodeCosts* nc)
 {
    const ClassSuperblocks* cs = nc->classes;
-   UInt ran = cp_st_ran_prefix(sb, counts), e, lowest = ~0u;
+   UInt ran = cp_ran_prefix(sb, counts), e, lowest = ~0u;
    const PrefixLocation* first = &cs->at[cs->first[sb->id]];
    if (ran == 0
        || (kind != AllCode
