@@ -410,7 +410,7 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
       while (end < o->n_counters && o->sb_at[end] == i) end++;
       /* Counters past dense_len were never published for ctx: zero. */
       tl_assert(end <= dense_len);
-      *sb = o->sbs[i];
+      *sb = cp_sbinfo_at(i);
       __builtin_prefetch(*sb);
       *counts = dense + first;
       *pos = end;

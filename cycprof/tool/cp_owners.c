@@ -61,12 +61,6 @@ void cp_owner_take(UInt id, SBInfo* sb)
    if (owners[id].n_counters + sb->n_exits > CP_OWNER_MAX_COUNTERS)
       id = new_owner(owners[id].fn);
    o = &owners[id];
-   if (o->n_sbs == o->sbs_capacity) {
-      o->sbs_capacity = o->sbs_capacity ? 2 * o->sbs_capacity : 4;
-      o->sbs = VG_(realloc)("cp.owners.sbs", o->sbs,
-                            o->sbs_capacity * sizeof(SBInfo*));
-   }
-   o->sbs[o->n_sbs++] = sb;
    sb->owner = id;
    if (!cp_addrmap_find(&owner_at, sb->addr))
       cp_addrmap_put(&owner_at, sb->addr, id);
@@ -77,5 +71,5 @@ void cp_owner_take(UInt id, SBInfo* sb)
                               o->counters_capacity * sizeof(UInt));
    }
    while (o->n_counters < sb->local + sb->n_exits)
-      o->sb_at[o->n_counters++] = o->n_sbs - 1;
+      o->sb_at[o->n_counters++] = sb->id;
 }

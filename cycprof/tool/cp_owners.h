@@ -16,10 +16,9 @@
 typedef struct {
    Addr    fn;
    UInt    n_counters;
-   UInt    n_sbs;
-   SBInfo** sbs;         /* [n_sbs], in counter order */
-   UInt    sbs_capacity;
-   UInt*   sb_at;        /* [n_counters]: counter -> its superblock in sbs */
+   /* [n_counters]: counter -> its superblock's id; a superblock's
+    * counters are one run of positions with its id. */
+   UInt*   sb_at;
    UInt    counters_capacity;
 } Owner;
 

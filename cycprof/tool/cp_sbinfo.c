@@ -3,7 +3,6 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_xarray.h"
 #include "cp_arena.h"
 #include "cp_context.h"
 #include "cp_costs.h"
@@ -14,16 +13,20 @@
 /* n_instrs, n_exits and wide exit facts are 16 bits. */
 STATIC_ASSERT(CP_MAX_SB_INSTRS <= 65535);
 
-static XArray* all_sbinfos;   /* SBInfo*; kept because cost centers point in */
+/* Every SBInfo, by id; kept because cost centers point in. */
+SBInfo** cp_sbinfos;
+UInt     cp_n_sbinfos;
+static UInt sbinfos_capacity;
 
-UInt cp_sbinfo_count(void)
+static void register_sbinfo(SBInfo* sb)
 {
-   return all_sbinfos ? VG_(sizeXA)(all_sbinfos) : 0;
-}
-
-SBInfo* cp_sbinfo_at(UInt id)
-{
-   return *(SBInfo**)VG_(indexXA)(all_sbinfos, id);
+   if (cp_n_sbinfos == sbinfos_capacity) {
+      sbinfos_capacity = sbinfos_capacity ? 2 * sbinfos_capacity : 4096;
+      cp_sbinfos = VG_(realloc)("cp.sbinfos", cp_sbinfos,
+                                sbinfos_capacity * sizeof(SBInfo*));
+   }
+   sb->id = cp_n_sbinfos;
+   cp_sbinfos[cp_n_sbinfos++] = sb;
 }
 
 /* The instruction addresses of `in` and its exit groups.  Exits that
@@ -115,17 +118,12 @@ SBInfo* cp_sbinfo_describe(const IRSB* in)
    if (shape.n_instrs == 0) return NULL;
 
    sb = store_shape(&shape);
+   register_sbinfo(sb);   /* its id first: the owner's counters name it */
    sb->is_fn_entry = cp_is_function_entry(sb->addr);
    /* Code without a symbol belongs to the frame it is first run in: to
     * the owner that frame counts with, which is not always its function's
     * own (cp_owner_of_frame). */
    cp_owner_take(cp_function_named(sb->addr, &owner_fn)
                     ? cp_owner_id(owner_fn) : cp_context_owner(cp_cur_ctx), sb);
-
-   if (!all_sbinfos)
-      all_sbinfos = VG_(newXA)(VG_(malloc), "cp.sbinfos", VG_(free),
-                               sizeof(SBInfo*));
-   sb->id = VG_(sizeXA)(all_sbinfos);
-   VG_(addToXA)(all_sbinfos, &sb);
    return sb;
 }

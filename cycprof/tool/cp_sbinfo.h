@@ -24,9 +24,12 @@
  * instruction.  Called once per translation. */
 SBInfo* cp_sbinfo_describe(const IRSB* in);
 
-/* Every superblock ever described, by id, for the dump. */
-UInt    cp_sbinfo_count(void);
-SBInfo* cp_sbinfo_at(UInt id);
+/* Every superblock ever described, by id: the exit's walks look one up
+ * per cost center. */
+extern SBInfo** cp_sbinfos;
+extern UInt     cp_n_sbinfos;
+static inline UInt    cp_sbinfo_count(void) { return cp_n_sbinfos; }
+static inline SBInfo* cp_sbinfo_at(UInt id) { return cp_sbinfos[id]; }
 
 /* An exit before the first instruction (the self-check that Valgrind puts
  * in front of code that may be rewritten: JIT code, --smc-check) stands
