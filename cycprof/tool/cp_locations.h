@@ -77,7 +77,7 @@ UInt cp_locset_renamed(LocationSet* s, UInt base, Addr a, UInt name,
                        Addr name_addr);
 /* class[id], for every location id: the lowest id of the locations of
  * the same object and function without inlined levels, which pprof at
- * function granularity makes one location (cycprof/cli/pprof_coarsen.h);
+ * function granularity makes one location (cycprof/cli/formats/pprof_coarsen.h);
  * id itself for the others (inlined frames may be renamed apart there,
  * inline_renamer.h).  Free with VG_(free). */
 UInt* cp_locset_function_classes(const LocationSet* s);

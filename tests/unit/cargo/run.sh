@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of `cargo cycprof` (cycprof/cli/cargo_cycprof.c, docs/cli/cargo-cycprof.md)
+# Tests of `cargo cycprof` (cycprof/cli/cargo/cargo_cycprof.c, docs/cli/cargo-cycprof.md)
 # on examples/fibonacci-rs and on small cargo projects made here.
 #
 #   CYCPROF_BUILD=/abs/build/dir tests/unit/cargo/run.sh
