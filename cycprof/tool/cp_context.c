@@ -9,9 +9,11 @@
 #include "cp_cold.h"
 #include "cp_collect.h"
 #include "cp_context.h"
+#include "cp_costs.h"
 #include "cp_counters.h"
 #include "cp_options.h"
 #include "cp_owners.h"
+#include "cp_packed.h"
 #include "cp_sbinfo.h"
 #include "cp_stats.h"
 
@@ -383,6 +385,24 @@ void cp_context_lend(UWord base)
 Bool cp_context_ran_code(const Context* ctx)
 {
    return ctx->has_foreign || ctx->dense_len > 0 || ctx->is_packed;
+}
+
+Bool cp_context_has_counts(const Context* ctx)
+{
+   UInt k;
+   if (ctx->has_foreign) {
+      RanBlocks ran = { 0 };
+      Bool any = False;
+      cp_context_gather(ctx, &ran);
+      for (k = 0; k < ran.used && !any; k++)
+         any = cp_counts_total(ran.items[k].sb, ran.items[k].counts) > 0;
+      VG_(free)(ran.items);
+      return any;
+   }
+   if (ctx->is_packed) return cp_packed_nonzero(ctx->packed) > 0;
+   for (k = 0; k < ctx->dense_len; k++)
+      if (ctx->dense[k]) return True;
+   return False;
 }
 
 /* Positions: first the dense counters (scanned for nonzero words: most

@@ -48,6 +48,11 @@ UInt cp_owner_of_frame(Addr fn)
    return entry ? *entry : cp_owner_id(fn);
 }
 
+UInt cp_owner_count(void)
+{
+   return n_owners;
+}
+
 const Owner* cp_owner(UInt id)
 {
    tl_assert(id >= 1 && id <= n_owners);

@@ -32,6 +32,8 @@ void         cp_owners_init(void);
  * root), created on first use; ids start at 1. */
 UInt         cp_owner_id(Addr fn);
 const Owner* cp_owner(UInt id);
+/* Owner ids run from 1 to cp_owner_count(). */
+UInt         cp_owner_count(void);
 /* The owner whose counters a frame of fn uses: fn's own, unless fn has
  * no symbol and its entry was first run in another frame (reached by a
  * tail jump): then that frame's function owns the code, and frames of fn

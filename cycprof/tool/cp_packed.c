@@ -155,6 +155,13 @@ UInt cp_packed_len(const UChar* packed)
    return (UInt)len;
 }
 
+UInt cp_packed_nonzero(const UChar* packed)
+{
+   ULong len, n_nonzero;
+   get_varint(get_varint(packed, &len), &n_nonzero);
+   return (UInt)n_nonzero;
+}
+
 void cp_packed_decode(const UChar* packed, ULong* dense)
 {
    ULong len, n_nonzero, gap, value, k;

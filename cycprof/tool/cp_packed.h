@@ -18,6 +18,8 @@
 UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old);
 /* The len it was packed from. */
 UInt   cp_packed_len(const UChar* packed);
+/* How many of its counters are nonzero. */
+UInt   cp_packed_nonzero(const UChar* packed);
 /* Writes all cp_packed_len(packed) counters to dense. */
 void   cp_packed_decode(const UChar* packed, ULong* dense);
 /* Makes every counter of a packed copy zero, in place. */

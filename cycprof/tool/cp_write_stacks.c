@@ -23,6 +23,7 @@
 #include "cp_sbinfo.h"
 #include "cp_st_classes.h"
 #include "cp_st_naming.h"
+#include "cp_st_owners.h"
 #include "cp_write_stacks.h"
 
 /* A frame entered from nowhere (callsite 0, e.g. a thread's first
@@ -48,6 +49,8 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
 static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
                               const Context* c, const UInt* sb_fn,
                               const RanBlocks* ran);
+static UInt frame_base_function(LocationSet* s, SuperblockLocations* sl,
+                                const Context* c);
 
 /* What locate_callsites notes per context, while its counters are at
  * hand: whether it runs code of other functions than its frame's
@@ -76,11 +79,19 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
    UInt id, n = cp_context_count(), k;
    UnnamedBases bases = { 0 };
    RanBlocks ran = { 0 };
+   OwnerPurity purity;
+   cp_st_purity_init(&purity);
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       cp_prefetch_ahead(id, n);
       if (c->kind != CtxRoot) frame_location(s, sl, c);
       if (!cp_context_ran_code(c)) continue;
+      if (c->kind != CtxRoot && !c->has_foreign
+          && cp_st_owner_pure(&purity, sl, sb_fn, cp_context_owner(c),
+                              frame_base_function(s, sl, c))) {
+         if (cp_context_has_counts(c)) foreign[id] = HAS_COST;
+         continue;
+      }
       cp_st_gather(s, sl, c, &ran, &bases);
       if (c->kind != CtxRoot && runs_foreign_code(s, sl, c, sb_fn, &ran))
          foreign[id] = RUNS_FOREIGN;
@@ -91,6 +102,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       for (k = 0; k < ran.used; k++)
          cp_st_name_ran_code(s, sl, c, &bases, ran.items[k].sb);
    }
+   cp_st_purity_free(&purity);
    VG_(free)(ran.items);
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
