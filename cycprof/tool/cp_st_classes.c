@@ -1,6 +1,5 @@
 /* cycprof: superblocks of one function class (cp_st_classes.h). */
 #include "pub_tool_basics.h"
-#include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_sbinfo.h"
 #include "cp_st_classes.h"

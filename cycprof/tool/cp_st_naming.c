@@ -31,7 +31,6 @@ UWord cp_st_debug_object(Addr a)
    return h;
 }
 
-
 static void note_unnamed_code(const LocationSet* s, const SBInfo* sb,
                               const UInt* loc, SuperblockFacts* f)
 {
@@ -62,7 +61,7 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
     * bounds what ever ran. */
    for (k = 0; k < n_sbs; k++) {
       sl->facts[k].n_ran = cp_ran_prefix(cp_sbinfo_at(k),
-                                      runs->runs + runs->first[k]);
+                                         runs->runs + runs->first[k]);
       n_ran += sl->facts[k].n_ran;
    }
    /* At most that many addresses, and a few call sites and entries. */
