@@ -168,6 +168,27 @@ pycheck() {
     [ $rc -eq 0 ] || [ "$(wc -l <"$REASON_FILE")" -gt "$n0" ] || note "python check crashed (exit $rc), see log"
     return $rc
 }
+# expect_line_self_eq_cachegrind B CGO SRC [MIN_LINES]: the self cost of every
+# line of SRC in the tool's callgrind file B equals cachegrind's (its own file
+# CGO), on at least MIN_LINES lines with cost (default 1; fewer is an oracle
+# problem).
+expect_line_self_eq_cachegrind() {
+    pycheck "$1" "$2" "$3" "${4:-1}" <<'PY' || true
+import os, sys
+from cyc import *
+C = Checker()
+path, cgo, src, min_lines = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+base = os.path.basename(src)
+want = {k: v for k, v in cg_line_self(cgo).items() if k[0] == base and v}
+got = {k: v for k, v in callgrind_line_self(path).items() if k[0] == base and v}
+C.true(len(want) >= min_lines, "cachegrind has cost on %d lines of %s, fewer than %d (oracle problem)" % (
+    len(want), base, min_lines))
+d = sorted((k[1], want.get(k, 0), got.get(k, 0)) for k in set(want) | set(got) if want.get(k, 0) != got.get(k, 0))
+C.true(not d, "%s: per-line self cost differs from cachegrind on %d of %d lines, e.g. %s" % (
+    base, len(d), len(want), ["line %d: cachegrind=%d tool=%d" % x for x in d[:3]]))
+C.done()
+PY
+}
 # sc CHECK ARGS...: run a check from lib/stack_checks.py (same failure rules)
 sc() {
     local n0 rc

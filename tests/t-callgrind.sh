@@ -174,20 +174,7 @@ t_cg_source_lines() {
         cgo=$(cachegrind_out "${PROG[@]}") || fail "cachegrind oracle failed"
         src=$TESTS_DIR/progs/${p%%|*}.c
         [ -e "$src" ] || src=$TESTS_DIR/progs/${p%%|*}.cc
-        pycheck "$b" "$cgo" "$src" <<'PY' || true
-import os, sys
-from cyc import *
-C = Checker()
-path, cgo, src = sys.argv[1:4]
-base = os.path.basename(src)
-want = {k: v for k, v in cg_line_self(cgo).items() if k[0] == base and v}
-got = {k: v for k, v in callgrind_line_self(path).items() if k[0] == base and v}
-C.true(want, "cachegrind has no cost in %s (oracle problem)" % base)
-d = sorted((k[1], want.get(k, 0), got.get(k, 0)) for k in set(want) | set(got) if want.get(k, 0) != got.get(k, 0))
-C.true(not d, "%s: per-line self cost differs from cachegrind on %d of %d lines, e.g. %s" % (
-    base, len(d), len(want), ["line %d: cachegrind=%d tool=%d" % x for x in d[:3]]))
-C.done()
-PY
+        expect_line_self_eq_cachegrind "$b" "$cgo" "$src"
     done
 }
 register cg-source-lines t_cg_source_lines

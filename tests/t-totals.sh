@@ -116,19 +116,6 @@ t_totals_unrolled() {
     check_run "$b" both
     expect_total_eq_lackey "unrolled" "$b" "${vex[@]}" "$BIN/unrolled" 1003
     cgo=$(cachegrind_out "${vex[@]}" "$BIN/unrolled" 1003) || fail "cachegrind oracle failed"
-    pycheck "$b" "$cgo" "$TESTS_DIR/progs/unrolled.c" <<'PY' || true
-import os, sys
-from cyc import *
-C = Checker()
-path, cgo, src = sys.argv[1:4]
-base = os.path.basename(src)
-want = {k: v for k, v in cg_line_self(cgo).items() if k[0] == base and v}
-got = {k: v for k, v in callgrind_line_self(path).items() if k[0] == base and v}
-C.true(len(want) > 20, "cachegrind has cost on only %d lines of %s (oracle problem)" % (len(want), base))
-d = sorted((k[1], want.get(k, 0), got.get(k, 0)) for k in set(want) | set(got) if want.get(k, 0) != got.get(k, 0))
-C.true(not d, "%s: per-line self cost differs from cachegrind on %d of %d lines, e.g. %s" % (
-    base, len(d), len(want), ["line %d: cachegrind=%d tool=%d" % x for x in d[:3]]))
-C.done()
-PY
+    expect_line_self_eq_cachegrind "$b" "$cgo" "$TESTS_DIR/progs/unrolled.c" 21
 }
 register unrolled-superblocks t_totals_unrolled
