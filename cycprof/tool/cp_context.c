@@ -9,7 +9,6 @@
 #include "cp_cold.h"
 #include "cp_collect.h"
 #include "cp_context.h"
-#include "cp_costs.h"
 #include "cp_counters.h"
 #include "cp_options.h"
 #include "cp_owners.h"
@@ -390,15 +389,7 @@ Bool cp_context_ran_code(const Context* ctx)
 Bool cp_context_has_counts(const Context* ctx)
 {
    UInt k;
-   if (ctx->has_foreign) {
-      RanBlocks ran = { 0 };
-      Bool any = False;
-      cp_context_gather(ctx, &ran);
-      for (k = 0; k < ran.used && !any; k++)
-         any = cp_counts_total(ran.items[k].sb, ran.items[k].counts) > 0;
-      VG_(free)(ran.items);
-      return any;
-   }
+   tl_assert(!ctx->has_foreign);
    if (ctx->is_packed) return cp_packed_nonzero(ctx->packed) > 0;
    for (k = 0; k < ctx->dense_len; k++)
       if (ctx->dense[k]) return True;

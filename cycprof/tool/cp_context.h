@@ -83,9 +83,9 @@ typedef struct {
 
 /* All of ctx's cost centers, in r (reused from call to call). */
 void        cp_context_gather(const Context* ctx, RanBlocks* r);
-/* Whether any of ctx's counters is nonzero: every departure ran an
- * instruction, so whether it has any cost.  Reads no superblock record
- * unless ctx has a cost-center table. */
+/* Whether any of the dense counters of ctx, which has no cost-center
+ * table, is nonzero: every departure ran an instruction, so whether it
+ * has any cost.  Reads no superblock record. */
 Bool        cp_context_has_counts(const Context* ctx);
 
 /* Where the contexts' memory goes, for --stats=yes. */

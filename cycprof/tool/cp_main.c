@@ -51,19 +51,11 @@ static void cp_atfork_child(ThreadId tid)
 /* Today's Valgrind caps both options below CP_MAX_SB_INSTRS; a later one
  * that allowed more would otherwise stop the run at the first superblock
  * too long to describe. */
-static void keep_superblocks_within_bound(void)
+static void keep_within_superblock_bound(Int* value, const HChar* option)
 {
-   VexControl* vex = &VG_(clo_vex_control);
-   if (vex->guest_max_insns > CP_MAX_SB_INSTRS) {
-      VG_(umsg)("cycprof: --vex-guest-max-insns lowered to %d\n",
-                CP_MAX_SB_INSTRS);
-      vex->guest_max_insns = CP_MAX_SB_INSTRS;
-   }
-   if (vex->iropt_unroll_thresh > CP_MAX_SB_INSTRS) {
-      VG_(umsg)("cycprof: --vex-iropt-unroll-thresh lowered to %d\n",
-                CP_MAX_SB_INSTRS);
-      vex->iropt_unroll_thresh = CP_MAX_SB_INSTRS;
-   }
+   if (*value <= CP_MAX_SB_INSTRS) return;
+   VG_(umsg)("cycprof: %s lowered to %d\n", option, CP_MAX_SB_INSTRS);
+   *value = CP_MAX_SB_INSTRS;
 }
 
 static void cp_post_clo_init(void)
@@ -72,7 +64,10 @@ static void cp_post_clo_init(void)
     * breaks "one superblock = one straight run"; like callgrind, force it
     * off whatever the user asked. */
    VG_(clo_vex_control).guest_chase = False;
-   keep_superblocks_within_bound();
+   keep_within_superblock_bound(&VG_(clo_vex_control).guest_max_insns,
+                                "--vex-guest-max-insns");
+   keep_within_superblock_bound(&VG_(clo_vex_control).iropt_unroll_thresh,
+                                "--vex-iropt-unroll-thresh");
    /* A run that starts uninstrumented measures a short region; reading
     * the inline info of every object (libc6-dbg's libc alone: 0.06 s)
     * would cost more than the region.  It only adds inlined frames to
