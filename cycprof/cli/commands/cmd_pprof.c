@@ -35,7 +35,8 @@
 #define DEFAULT_MAX_SAMPLES 250000
 
 static const char usage_text[] =
-    "usage: cycprof pprof [-z LEVEL] [--max-samples N] DUMP -o OUT\n"
+    "usage: cycprof pprof [-z LEVEL] [--max-samples N] [--per-function]\n"
+    "                     [--follow] DUMP -o OUT\n"
     "\n"
     "Convert a stacks dump, written by the cycprof Valgrind tool at exit\n"
     "(kept with --keep-stacks=yes), into a gzip-compressed pprof profile.\n"
@@ -52,7 +53,12 @@ static const char usage_text[] =
     "                    totals and self costs stay exact, a note says so;\n"
     "                    a dump the tool wrote per function is always\n"
     "                    converted at function granularity (0: no merging)\n"
-    "  -h, --help        show this help\n"
+    "  --per-function    DUMP's samples are per function (the tool says so\n"
+    "                    in its last line; this says it before it is read)\n"
+    "  --follow          DUMP is still being written: read it as it grows,\n"
+    "                    until standard input, a pipe from its writer, is\n"
+    "                    closed (the tool's exit does this; needs\n"
+    "                    --per-function)\n"    "  -h, --help        show this help\n"
     "\n"
     "On a malformed or truncated dump it prints one line\n"
     "'cycprof pprof: FILE:LINE: problem', leaves no output and exits 1.\n"
@@ -327,6 +333,7 @@ int cmd_pprof(int argc, char **argv)
     const char *dump = NULL, *out = NULL;
     int level = DEFAULT_LEVEL;
     uint64_t max_samples = DEFAULT_MAX_SAMPLES;
+    int follow = 0, per_function = 0;
 
     if (cli_wants_help(argc, argv)) {
         fputs(usage_text, stdout);
@@ -336,6 +343,14 @@ int cmd_pprof(int argc, char **argv)
         const char *a = argv[i];
         const char *val = NULL;
         int is_out = 0, is_level = 0, is_max = 0;
+        if (strcmp(a, "--follow") == 0) {
+            follow = 1;
+            continue;
+        }
+        if (strcmp(a, "--per-function") == 0) {
+            per_function = 1;
+            continue;
+        }
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
             is_out = 1;
         else if (strncmp(a, "--output=", 9) == 0)
@@ -393,10 +408,14 @@ int cmd_pprof(int argc, char **argv)
 #endif
     if (!out || !out[0])
         return usage_error("%s", "missing -o OUT");
+    /* A line-level dump's sample count, which decides how it is converted,
+     * is in its last line. */
+    if (follow && !per_function)
+        return usage_error("%s", "--follow needs --per-function");
 
     /* Read the header before creating anything: a dump that is not one
      * leaves no trace. */
-    struct stacks_reader *r = sr_open(dump);
+    struct stacks_reader *r = sr_open_following(dump, follow ? 0 : -1);
     if (!r) {
         fprintf(stderr, "cycprof pprof: %s: out of memory\n", dump);
         return 1;
@@ -414,11 +433,11 @@ int cmd_pprof(int argc, char **argv)
         sr_close(r);
         return 1;
     }
-    uint64_t line_samples;
-    uint64_t n = count_samples(dump, &line_samples);
-    uint64_t coarse_max = line_samples ? (max_samples ? max_samples
-                                                      : UINT64_MAX)
-                        : max_samples && n > max_samples ? max_samples : 0;
+    uint64_t line_samples = 0;
+    uint64_t n = follow ? 0 : count_samples(dump, &line_samples);
+    uint64_t coarse_max = per_function || line_samples
+                              ? (max_samples ? max_samples : UINT64_MAX)
+                          : max_samples && n > max_samples ? max_samples : 0;
     int ok = write_profile(r, o.f, level, coarse_max, max_samples, out) == 0;
     if (!ok)
         of_abort(&o);

@@ -350,6 +350,11 @@ static int read_header(struct stacks_reader *r)
 
 struct stacks_reader *sr_open(const char *path)
 {
+    return sr_open_following(path, -1);
+}
+
+struct stacks_reader *sr_open_following(const char *path, int done_fd)
+{
     struct stacks_reader *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
@@ -366,6 +371,8 @@ struct stacks_reader *sr_open(const char *path)
         r->failed = 1;
         return r;
     }
+    if (done_fd >= 0)
+        lr_follow(r->lr, done_fd);
     read_header(r);
     return r;
 }

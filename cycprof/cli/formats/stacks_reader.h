@@ -72,6 +72,9 @@ struct stacks_reader;
 /* Opens `path` and reads the header. Returns NULL only when out of memory;
  * otherwise check sr_error() before going on. */
 struct stacks_reader *sr_open(const char *path);
+/* The same for a dump its writer is still writing (line_reader.h's
+ * lr_follow): done_fd is closed once the dump is complete. */
+struct stacks_reader *sr_open_following(const char *path, int done_fd);
 
 /* Next record: 1 with *rec filled, 0 once the `end` record has been returned
  * and the dump checked complete, -1 on error (see sr_error). */

@@ -3,7 +3,9 @@
  * and doubled when one line does not fit. */
 #include "line_reader.h"
 
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,7 @@ struct line_reader {
     size_t size, start, end;
     int eof, err;
     unsigned long lineno;
+    int done_fd;                 /* lr_follow's, -1: not following */
 };
 
 struct line_reader *lr_new(FILE *f)
@@ -33,6 +36,7 @@ struct line_reader *lr_new(FILE *f)
     }
     r->f = f;
     r->size = LR_INITIAL;
+    r->done_fd = -1;
     return r;
 }
 
@@ -42,6 +46,35 @@ void lr_free(struct line_reader *r)
         free(r->buf);
         free(r);
     }
+}
+
+void lr_follow(struct line_reader *r, int done_fd)
+{
+    r->done_fd = done_fd;
+}
+
+/* Whether the writer has finished, waiting up to timeout_ms for it: its
+ * end of the pipe closed (or the pipe failed, which ends the wait too). */
+static int writer_done(int fd, int timeout_ms)
+{
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    int n = poll(&p, 1, timeout_ms);
+    return n > 0 || (n < 0 && errno != EINTR);
+}
+
+/* fread, which at the end of a followed file waits for the writer to add
+ * more or to finish. */
+static size_t read_more(struct line_reader *r)
+{
+    size_t n = fread(r->buf + r->end, 1, r->size - r->end, r->f);
+    while (n == 0 && r->done_fd >= 0 && !ferror(r->f)) {
+        int done = writer_done(r->done_fd, 20);
+        clearerr(r->f);
+        n = fread(r->buf + r->end, 1, r->size - r->end, r->f);
+        if (done)
+            r->done_fd = -1;
+    }
+    return n;
 }
 
 /* Makes room and reads more. Returns 0 if bytes were added, -1 at EOF or on
@@ -65,7 +98,7 @@ static int fill(struct line_reader *r)
         r->buf = b;
         r->size = size;
     }
-    size_t n = fread(r->buf + r->end, 1, r->size - r->end, r->f);
+    size_t n = read_more(r);
     r->end += n;
     if (n == 0) {
         if (ferror(r->f))

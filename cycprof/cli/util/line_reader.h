@@ -15,6 +15,12 @@ struct line_reader;
 struct line_reader *lr_new(FILE *f);
 void lr_free(struct line_reader *r);
 
+/* For a file that its writer is still writing: at its end, wait for more
+ * rather than stop, until `done_fd` (a pipe whose write end the writer
+ * holds, and never writes to) is closed; then what was written last is
+ * read, and the next end of file is the real one. */
+void lr_follow(struct line_reader *r, int done_fd);
+
 /* The next line without its '\n', NUL-terminated and writable; valid until
  * the next call. *len is its length, *has_newline whether a '\n' ended it
  * (only the last line of a file can lack one).
