@@ -58,3 +58,51 @@ C.done()
 PY
 }
 register pprof-dump-per-function t_pprof_dump_per_function
+
+# The tool starts `cycprof pprof` on a per-function dump while it writes
+# the samples (--follow: it reads the dump as it grows, until its stdin, a
+# pipe from the tool, closes), so that converting overlaps writing at exit.
+# Oracles: the same kept dump converted once it is complete; the arguments
+# the tool gave the helper (a wrapper records them).
+t_pprof_dump_followed() {
+    need_tool
+    local fdump size a b rc
+    cg_prog "python|/usr/bin/python3 -S -s PYSCRIPT"
+    printf '#!/bin/sh\necho "$@" >>"%s/helper-args"\nexec "%s" "$@"\n' "$PWD" "$HELPER_BIN" >wrap.sh
+    chmod +x wrap.sh
+    vg --tool=cycprof --cycprof-helper="$PWD/wrap.sh" --pprof-max-samples=40 --keep-stacks=yes \
+        --cycprof-out-file="$PWD/fn.out" --log-file="$PWD/fn.log" "${PROG[@]}" >/dev/null 2>&1 ||
+        fail "valgrind --tool=cycprof failed: $(tail -n 2 fn.log | tr '\n' ' ')"
+    grep -q -- "--per-function --follow $PWD/fn.out.pb.gz.stacks.[0-9]*.tmp.[0-9]* -o" helper-args ||
+        note "the tool did not start the helper to follow the per-function dump: $(cat helper-args)"
+    fdump=$(ls fn.out.pb.gz.stacks.* 2>/dev/null | head -n 1)
+    [ -s "$fdump" ] && [ -s fn.out.pb.gz ] || fail "no kept dump or no profile: $(ls)"
+    "$HELPER_BIN" pprof --max-samples=40 "$fdump" -o whole.pb.gz 2>whole.err ||
+        fail "cycprof pprof on the complete dump: $(head -n 1 whole.err)"
+    cmp -s fn.out.pb.gz whole.pb.gz ||
+        note "the profile the tool wrote while following differs from the complete dump's"
+
+    # A dump that grows in three pieces, with pauses, while it is read.
+    size=$(stat -c %s "$fdump") a=$((size / 3)) b=$((size / 3))
+    head -c $a "$fdump" >grow
+    { sleep 0.3; tail -c +$((a + 1)) "$fdump" | head -c $b >>grow
+      sleep 0.3; tail -c +$((a + b + 1)) "$fdump" >>grow; } |
+        "$HELPER_BIN" pprof --max-samples=40 --per-function --follow grow -o grown.pb.gz 2>grown.err ||
+        fail "cycprof pprof --follow on a growing dump: $(head -n 1 grown.err)"
+    cmp -s grown.pb.gz whole.pb.gz || note "following a growing dump gave another profile"
+
+    # Its writer stops before the end: one line, exit 1, no profile.
+    head -c $a "$fdump" >cut
+    { sleep 0.3; } | "$HELPER_BIN" pprof --per-function --follow cut -o cut.pb.gz 2>cut.err
+    rc=$?
+    [ $rc = 1 ] && [ "$(wc -l <cut.err)" = 1 ] && grep -q "^cycprof pprof: cut:[0-9]*: truncated dump" cut.err ||
+        note "a followed dump cut short: want exit 1 and one 'truncated dump' line, got $rc: $(cat cut.err)"
+    [ ! -e cut.pb.gz ] || note "a followed dump cut short left a profile"
+
+    # A line-level dump's sample count is in its last line: no following.
+    "$HELPER_BIN" pprof --follow "$fdump" -o x.pb.gz </dev/null 2>usage.err
+    rc=$?
+    [ $rc = 2 ] && grep -q -- "--follow needs --per-function" usage.err ||
+        note "--follow without --per-function: want exit 2 and a usage error, got $rc: $(cat usage.err)"
+}
+register pprof-dump-followed t_pprof_dump_followed

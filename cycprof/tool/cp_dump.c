@@ -178,6 +178,23 @@ static Bool exists(const HChar* path)
    return !sr_isError(VG_(stat)(path, &st));
 }
 
+/* The helper, started while the dump is written when its samples are per
+ * function (the big profiles, whose exit time matters). */
+typedef struct {
+   const HChar* helper;
+   const Destination* pb;
+   Bool tried, started;
+   HelperRun run;
+} Follower;
+
+static void start_follower(const HChar* writing_path, void* opaque)
+{
+   Follower* f = opaque;
+   f->tried = True;
+   f->started = cp_helper_start(f->helper, writing_path, f->pb->staged,
+                                f->pb->target.path, True, &f->run);
+}
+
 /* The stacks dump, then the helper; the whole within the time limit.
  * True when pb->staged holds the complete profile; otherwise one line
  * says why and nothing of it is left. */
@@ -186,27 +203,37 @@ static Bool write_pprof(const Destination* pb, const SuperblockRuns* runs,
 {
    ULong deadline = cp_sys_now_ms() + cp_opts.pprof_time_limit * 1000ULL;
    HChar* dump = stacks_dump_path(pb, pid);
-   HChar* helper = cp_helper_path();
    const HChar* target = pb->target.path;
-   Bool ok = cp_write_stacks_dump(dump, runs, total, cmd, pid,
-                                  (ULong)cp_opts.pprof_max_dump_mb << 20,
-                                  deadline);
+   Follower f;
+   Bool ok;
+   VG_(memset)(&f, 0, sizeof f);
+   f.helper = cp_helper_path();
+   f.pb = pb;
+   ok = cp_write_stacks_dump(dump, runs, total, cmd, pid,
+                             (ULong)cp_opts.pprof_max_dump_mb << 20,
+                             deadline, start_follower, &f);
    if (!ok) {
+      if (f.started) cp_helper_stop(&f.run, pb->staged);
       VG_(umsg)("cycprof: no pprof profile %s: cannot write the stacks dump "
                 "%s: %s (--pprof-max-dump=%d MiB, --pprof-time-limit=%d "
                 "s)\n", target, dump, cp_outfile_error(),
                 cp_opts.pprof_max_dump_mb, cp_opts.pprof_time_limit);
    } else {
-      ok = cp_helper_convert(helper, dump, pb->staged, target, deadline);
+      if (f.tried)
+         ok = f.started && cp_helper_finish(&f.run, f.helper, pb->staged,
+                                            target, deadline);
+      else
+         ok = cp_helper_convert(f.helper, dump, pb->staged, target,
+                                deadline);
       if (ok && !pb->target.in_place && !exists(pb->staged)) {
          VG_(umsg)("cycprof: no pprof profile %s: '%s pprof' exited 0 "
-                   "without writing it\n", target, helper);
+                   "without writing it\n", target, f.helper);
          ok = False;
       }
       if (!cp_opts.keep_stacks) VG_(unlink)(dump);
    }
    if (!ok && !pb->target.in_place) VG_(unlink)(pb->staged);
-   VG_(free)(helper);
+   VG_(free)((HChar*)f.helper);
    VG_(free)(dump);
    return ok;
 }

@@ -36,13 +36,16 @@ HChar* cp_helper_path(void)
    return VG_(strdup)("cp.helper", CYCPROF_BINDIR "/cycprof");
 }
 
-/* The child: stderr to err_path (read back for the report), then exec. */
+/* The child: stderr to err_path (read back for the report), then exec.
+ * A follower's stdin is the pipe whose closing says the dump is done. */
 static void exec_helper(const HChar* helper, const HChar* dump,
-                        const HChar* out, const HChar* err_path)
+                        const HChar* out, const HChar* err_path,
+                        const Int* done_pipe)
 {
-   const HChar* argv[7];
+   const HChar* argv[9];
    HChar max_samples[48];
    SysRes sr;
+   Int n = 0;
    /* Its own process group: a time limit stops whatever it started. */
    cp_sys_new_process_group();
    sr = VG_(open)(err_path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
@@ -52,13 +55,20 @@ static void exec_helper(const HChar* helper, const HChar* dump,
       VG_(close)(sr_Res(sr));
    }
    VG_(sprintf)(max_samples, "--max-samples=%d", cp_pprof_max_samples());
-   argv[0] = helper;
-   argv[1] = "pprof";
-   argv[2] = max_samples;
-   argv[3] = dump;
-   argv[4] = "-o";
-   argv[5] = out;
-   argv[6] = NULL;
+   argv[n++] = helper;
+   argv[n++] = "pprof";
+   argv[n++] = max_samples;
+   if (done_pipe) {
+      VG_(dup2)(done_pipe[0], 0);
+      VG_(close)(done_pipe[0]);
+      VG_(close)(done_pipe[1]);
+      argv[n++] = "--per-function";
+      argv[n++] = "--follow";
+   }
+   argv[n++] = dump;
+   argv[n++] = "-o";
+   argv[n++] = out;
+   argv[n] = NULL;
    VG_(execv)(helper, argv);
    VG_(exit)(127);
 }
@@ -108,16 +118,15 @@ static void remove_leftovers(const HChar* out, Int helper_pid)
    VG_(free)(tmp);
 }
 
-Bool cp_helper_convert(const HChar* helper, const HChar* dump,
-                       const HChar* out, const HChar* target,
-                       ULong deadline_ms)
+Bool cp_helper_start(const HChar* helper, const HChar* dump,
+                     const HChar* out, const HChar* target, Bool follow,
+                     HelperRun* run)
 {
    SizeT n = VG_(strlen)(dump) + 8;
-   HChar* err_path;
-   HChar why[512];
-   Int pid, status = 0, err = cp_sys_check_executable(helper);
-   Bool timed_out;
+   Int done_pipe[2], err = cp_sys_check_executable(helper);
 
+   VG_(memset)(run, 0, sizeof *run);
+   run->done_fd = -1;
    if (err) {
       struct vg_stat st;
       Bool is_dir = !sr_isError(VG_(stat)(helper, &st))
@@ -129,20 +138,65 @@ Bool cp_helper_convert(const HChar* helper, const HChar* dump,
                 err == VKI_ENOENT || is_dir ? "" : cp_sys_strerror(err));
       return False;
    }
-   err_path = VG_(malloc)("cp.helper.err", n);
-   VG_(snprintf)(err_path, n, "%s.err", dump);
-   pid = VG_(fork)();
-   if (pid == 0) exec_helper(helper, dump, out, err_path);
-   if (pid < 0) {
+   if (follow && VG_(pipe)(done_pipe) != 0) {
       VG_(umsg)("cycprof: no pprof profile %s: cannot start helper '%s' "
-                "(fork failed)\n", target, helper);
-      VG_(free)(err_path);
+                "(pipe failed)\n", target, helper);
       return False;
    }
-   timed_out = wait_until(pid, deadline_ms, &status);
-   first_error_line(err_path, why, sizeof why);
-   VG_(unlink)(err_path);
-   VG_(free)(err_path);
+   run->err_path = VG_(malloc)("cp.helper.err", n);
+   VG_(snprintf)(run->err_path, n, "%s.err", dump);
+   run->pid = VG_(fork)();
+   if (run->pid == 0)
+      exec_helper(helper, dump, out, run->err_path, follow ? done_pipe : NULL);
+   if (follow) {
+      VG_(close)(done_pipe[0]);
+      run->done_fd = done_pipe[1];
+   }
+   if (run->pid < 0) {
+      VG_(umsg)("cycprof: no pprof profile %s: cannot start helper '%s' "
+                "(fork failed)\n", target, helper);
+      cp_helper_stop(run, out);
+      return False;
+   }
+   return True;
+}
+
+static void close_done_pipe(HelperRun* run)
+{
+   if (run->done_fd >= 0) VG_(close)(run->done_fd);
+   run->done_fd = -1;
+}
+
+static void forget_err_path(HelperRun* run)
+{
+   VG_(unlink)(run->err_path);
+   VG_(free)(run->err_path);
+   run->err_path = NULL;
+}
+
+void cp_helper_stop(HelperRun* run, const HChar* out)
+{
+   Int status;
+   close_done_pipe(run);
+   if (run->pid > 0) {
+      cp_sys_kill(-run->pid, VKI_SIGKILL);
+      VG_(waitpid)(run->pid, &status, 0);
+      remove_leftovers(out, run->pid);
+   }
+   if (run->err_path) forget_err_path(run);
+}
+
+Bool cp_helper_finish(HelperRun* run, const HChar* helper, const HChar* out,
+                      const HChar* target, ULong deadline_ms)
+{
+   HChar why[512];
+   Int status = 0;
+   Bool timed_out;
+
+   close_done_pipe(run);
+   timed_out = wait_until(run->pid, deadline_ms, &status);
+   first_error_line(run->err_path, why, sizeof why);
+   forget_err_path(run);
    if (!timed_out && EXITED(status) && EXIT_STATUS(status) == 0) {
       /* A profile too big for pprof was coarsened: say how, and how not to. */
       if (VG_(strncmp)(why, HELPER_NOTE, VG_(strlen)(HELPER_NOTE)) == 0)
@@ -166,6 +220,15 @@ Bool cp_helper_convert(const HChar* helper, const HChar* dump,
    else
       VG_(umsg)("cycprof: no pprof profile %s: '%s pprof' failed (exit "
                 "status %d)\n", target, helper, EXIT_STATUS(status));
-   remove_leftovers(out, pid);
+   remove_leftovers(out, run->pid);
    return False;
+}
+
+Bool cp_helper_convert(const HChar* helper, const HChar* dump,
+                       const HChar* out, const HChar* target,
+                       ULong deadline_ms)
+{
+   HelperRun run;
+   return cp_helper_start(helper, dump, out, target, False, &run)
+          && cp_helper_finish(&run, helper, out, target, deadline_ms);
 }

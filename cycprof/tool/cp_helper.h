@@ -9,6 +9,27 @@
  * else where 'make install' put it.  Free with VG_(free). */
 HChar* cp_helper_path(void);
 
+/* A helper started, not yet waited for. */
+typedef struct {
+   Int    pid;
+   Int    done_fd;    /* a follower's pipe, closed when the dump is done */
+   HChar* err_path;   /* its stderr */
+} HelperRun;
+
+/* Starts 'helper pprof dump -o out'.  With follow, dump is still being
+ * written, per function: the helper reads it as it grows, until
+ * cp_helper_finish says it is complete.  False, after printing "cycprof:
+ * no pprof profile TARGET: why", when it cannot be started. */
+Bool cp_helper_start(const HChar* helper, const HChar* dump,
+                     const HChar* out, const HChar* target, Bool follow,
+                     HelperRun* run);
+/* Waits for it until deadline_ms (cp_sys_now_ms() clock), then kills it;
+ * the rest as cp_helper_convert. */
+Bool cp_helper_finish(HelperRun* run, const HChar* helper, const HChar* out,
+                      const HChar* target, ULong deadline_ms);
+/* Stops it and removes what it left (the dump failed). */
+void cp_helper_stop(HelperRun* run, const HChar* out);
+
 /* Runs 'helper pprof dump -o out' and waits for it until deadline_ms
  * (cp_sys_now_ms() clock), then kills it.  True when it exited 0;
  * otherwise prints "cycprof: no pprof profile TARGET: why" (one line)

@@ -674,7 +674,8 @@ static ULong cpu_ms(void)
 
 Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
                           ULong total, const HChar* cmd, Int pid,
-                          ULong max_bytes, ULong deadline_ms)
+                          ULong max_bytes, ULong deadline_ms,
+                          StacksFollow follow, void* opaque)
 {
    LocationSet s;
    SuperblockLocations sl;
@@ -722,8 +723,13 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    /* pprof would get them at function granularity anyway: no need to
     * write and read each line's (docs/pprof.md#huge-profiles). */
    if (cp_pprof_max_samples() > 0
-       && nd.sure_samples > (UInt)cp_pprof_max_samples())
+       && nd.sure_samples > (UInt)cp_pprof_max_samples()) {
       class_of = cp_locset_function_classes(&s);
+      /* The helper reads the rest as it is written, on another core. */
+      cp_outfile_flush(out);
+      if (!cp_outfile_failed(out))
+         follow(cp_outfile_writing_path(out), opaque);
+   }
    samples = write_samples(out, &s, &sl, &nd, class_of, &line_samples);
    if (class_of)
       cp_outfile_printf(out, "end\t%llu\t%llu\n", samples, line_samples);
