@@ -13,6 +13,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
 #include "cp_addrmap.h"
 #include "cp_cg_arcs.h"
 #include "cp_cg_naming.h"
@@ -21,7 +22,9 @@
 #include "cp_costs.h"
 #include "cp_objects.h"
 #include "cp_options.h"
+#include "cp_owner_purity.h"
 #include "cp_sbinfo.h"
+#include "cp_sys.h"
 #include "cp_unnamed.h"
 
 static Int cmp_uint(UInt a, UInt b) { return a < b ? -1 : a > b; }
@@ -335,6 +338,13 @@ static ULong function_key(SrcPos p)
    return ((ULong)(p.obj + 1) << 32) | p.fn;
 }
 
+/* What an owner's purity asks (cp_owner_purity.h), of sb_fn. */
+static Bool superblock_of(UInt id, ULong frame_fn, const void* sb_fn)
+{
+   const SuperblockFunction* info = &((const SuperblockFunction*)sb_fn)[id];
+   return info->kind == OneFunction && function_key(info->function) == frame_fn;
+}
+
 /* Code of another function running in a frame (a jump into its middle,
  * a part inlined from a header, a signal trampoline) is shown as one call
  * per (context, function) from the frame's function, so inclusive costs
@@ -343,10 +353,11 @@ static ULong function_key(SrcPos p)
  * Contexts are walked depth first so that a call line into a function
  * active further up carries nothing (cp_cg_arcs.h); inclusive[id]
  * becomes the cost of the call line into each context. */
-static void collect_context_costs(Naming* nm, RecordList* l,
+static UInt collect_context_costs(Naming* nm, RecordList* l,
                                   ULong* inclusive,
                                   const SuperblockFunction* sb_fn)
 {
+   UInt skipped = 0;
    ForeignList f = { 0 };
    UnnamedBases bases = { 0 };
    RanBlocks ran = { 0 };
@@ -354,6 +365,8 @@ static void collect_context_costs(Naming* nm, RecordList* l,
    const Context* c;
    UInt k;
    ULong calls;
+   OwnerPurity purity;
+   cp_purity_init(&purity, superblock_of, sb_fn);
    while ((c = cp_arcs_next(w)) != NULL) {
       SrcPos frame = { 0 };
       if (c->kind != CtxRoot) {
@@ -361,6 +374,14 @@ static void collect_context_costs(Naming* nm, RecordList* l,
          cp_arcs_set_function(w, function_key(frame));
       }
       if (!cp_context_ran_code(c)) continue;
+      /* Only its frame's function ran here: it has no cost to charge
+       * (its self cost is its superblocks', collect_self_costs's). */
+      if (c->kind != CtxRoot && !c->has_foreign
+          && cp_owner_pure(&purity, cp_context_owner(c),
+                           function_key(frame))) {
+         skipped++;
+         continue;
+      }
       f.used = 0;
       cp_context_gather(c, &ran);
       find_unnamed_bases(nm, &ran, sb_fn, &bases);
@@ -378,7 +399,9 @@ static void collect_context_costs(Naming* nm, RecordList* l,
    VG_(free)(f.items);
    VG_(free)(ran.items);
    VG_(free)(bases.items);
+   cp_purity_free(&purity);
    cp_arcs_finish(w);
+   return skipped;
 }
 
 /* A call line per context, in the caller frame's function block, carrying
@@ -430,10 +453,21 @@ void cp_cg_collect(StrTab* names, ULong* inclusive,
    SuperblockFunction* sb_fn = VG_(calloc)("cp.cg.sbfn", n_sbs + 1,
                                            sizeof(SuperblockFunction));
    Naming nm;
+   /* Wall ms at the end of each step, for --stats=yes. */
+   ULong ms[4];
+   UInt pure;
+   ms[0] = cp_sys_now_ms();
    cp_naming_init(&nm, names);
    collect_self_costs(&nm, l, sb_fn, runs);
-   collect_context_costs(&nm, l, inclusive, sb_fn);
+   ms[1] = cp_sys_now_ms();
+   pure = collect_context_costs(&nm, l, inclusive, sb_fn);
+   ms[2] = cp_sys_now_ms();
    collect_calls(&nm, l, inclusive, sb_fn);
+   ms[3] = cp_sys_now_ms();
+   if (VG_(clo_stats))
+      VG_(dmsg)("cycprof: callgrind file: self costs %llu ms, contexts "
+                "%llu ms (%u of only their frame's function), calls %llu "
+                "ms\n", ms[1] - ms[0], ms[2] - ms[1], pure, ms[3] - ms[2]);
    for (k = 0; k < n_sbs; k++) VG_(free)(sb_fn[k].instr_pos);
    VG_(free)(sb_fn);
    cp_naming_free(&nm);

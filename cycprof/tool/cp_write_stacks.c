@@ -19,11 +19,11 @@
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_outfile.h"
+#include "cp_owner_purity.h"
 #include "cp_regions.h"
 #include "cp_sbinfo.h"
 #include "cp_st_classes.h"
 #include "cp_st_naming.h"
-#include "cp_st_owners.h"
 #include "cp_write_stacks.h"
 
 /* A frame entered from nowhere (callsite 0, e.g. a thread's first
@@ -72,6 +72,21 @@ static Bool has_cost(const RanBlocks* ran)
    return False;
 }
 
+/* What an owner's purity asks (cp_owner_purity.h): sb_fn[id] is the base
+ * function of a superblock's code, as frame_base_function finds it. */
+typedef struct {
+   const SuperblockLocations* sl;
+   const UInt*                sb_fn;
+} SuperblockCode;
+
+static Bool superblock_of(UInt id, ULong frame_fn, const void* opaque)
+{
+   const SuperblockCode* code = opaque;
+   const SuperblockFacts* f = &code->sl->facts[id];
+   if (f->n_ran == 0) return True;
+   return code->sb_fn[id] == frame_fn && f->first_unnamed >= f->n_ran;
+}
+
 static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
                              const UInt* sb_fn, UChar* foreign,
                              UInt* callsite_loc)
@@ -79,16 +94,17 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
    UInt id, n = cp_context_count(), k;
    UnnamedBases bases = { 0 };
    RanBlocks ran = { 0 };
+   SuperblockCode code = { sl, sb_fn };
    OwnerPurity purity;
-   cp_st_purity_init(&purity);
+   cp_purity_init(&purity, superblock_of, &code);
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       cp_prefetch_ahead(id, n);
       if (c->kind != CtxRoot) frame_location(s, sl, c);
       if (!cp_context_ran_code(c)) continue;
       if (c->kind != CtxRoot && !c->has_foreign
-          && cp_st_owner_pure(&purity, sl, sb_fn, cp_context_owner(c),
-                              frame_base_function(s, sl, c))) {
+          && cp_owner_pure(&purity, cp_context_owner(c),
+                           frame_base_function(s, sl, c))) {
          if (cp_context_has_counts(c)) foreign[id] = HAS_COST;
          continue;
       }
@@ -102,7 +118,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       for (k = 0; k < ran.used; k++)
          cp_st_name_ran_code(s, sl, c, &bases, ran.items[k].sb);
    }
-   cp_st_purity_free(&purity);
+   cp_purity_free(&purity);
    VG_(free)(ran.items);
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);

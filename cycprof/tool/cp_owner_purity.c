@@ -1,0 +1,50 @@
+/* cycprof: owners whose code is all of one function (cp_owner_purity.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_owner_purity.h"
+#include "cp_owners.h"
+
+#define PURE     1
+#define NOT_PURE 2
+
+void cp_purity_init(OwnerPurity* p, SuperblockOfFunction of,
+                    const void* opaque)
+{
+   UInt n = cp_owner_count() + 1;
+   p->fn = VG_(calloc)("cp.purity", n, sizeof(ULong));
+   p->state = VG_(calloc)("cp.purity", n, 1);
+   p->of = of;
+   p->opaque = opaque;
+}
+
+void cp_purity_free(OwnerPurity* p)
+{
+   VG_(free)(p->fn);
+   VG_(free)(p->state);
+}
+
+static Bool all_of(const OwnerPurity* p, const Owner* o, ULong frame_fn)
+{
+   UInt pos, last = 0;
+   for (pos = 0; pos < o->n_counters; pos++) {
+      UInt id = o->sb_at[pos];
+      /* A superblock's counters are one run of positions. */
+      if (pos > 0 && id == last) continue;
+      last = id;
+      if (!p->of(id, frame_fn, p->opaque)) return False;
+   }
+   return True;
+}
+
+Bool cp_owner_pure(OwnerPurity* p, UInt owner, ULong frame_fn)
+{
+   /* An owner serves one function's frames, but for code without a
+    * symbol reached by a jump also those of the function it jumped to
+    * (cp_owner_of_frame): one answer is kept, for the first asked. */
+   if (p->state[owner] == 0) {
+      p->fn[owner] = frame_fn;
+      p->state[owner] = all_of(p, cp_owner(owner), frame_fn)
+                           ? PURE : NOT_PURE;
+   }
+   return p->fn[owner] == frame_fn && p->state[owner] == PURE;
+}
