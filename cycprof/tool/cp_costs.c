@@ -7,8 +7,10 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_cold.h"
 #include "cp_context.h"
 #include "cp_costs.h"
+#include "cp_owners.h"
 #include "cp_sbinfo.h"
 
 void cp_addrcostlist_append(AddrCostList* list, Addr addr, ULong count)
@@ -102,22 +104,86 @@ void cp_prefetch_ahead(UInt id, UInt n)
       cp_prefetch_counters(id + CP_PREFETCH_AHEAD);
 }
 
+/* For every owner's counter position: where its departures go in
+ * r->runs, and how many instructions each ran.  With these, the walk
+ * reads no superblock record for the counts in the owners' arrays (the
+ * bulk): the records of a compiler's 260 k superblocks lie scattered over
+ * 24 MB, the positions of an owner side by side. */
+typedef struct {
+   UInt*   base;      /* [owner id]: its positions' start below */
+   UInt*   exit_at;
+   UShort* ninstrs;
+} OwnerExits;
+
+static void owner_exits_init(OwnerExits* e, const SuperblockRuns* r)
+{
+   UInt n = cp_owner_count(), o, pos, start = 0, all = 0;
+   e->base = VG_(malloc)("cp.costs.base", (n + 1) * sizeof(UInt));
+   for (o = 1; o <= n; o++) {
+      e->base[o] = all;
+      all += cp_owner(o)->n_counters;
+   }
+   e->exit_at = VG_(malloc)("cp.costs.exitat", (all + 1) * sizeof(UInt));
+   e->ninstrs = VG_(malloc)("cp.costs.ninstrs", (all + 1) * sizeof(UShort));
+   for (o = 1; o <= n; o++) {
+      const Owner* ow = cp_owner(o);
+      UInt* exit_at = e->exit_at + e->base[o];
+      UShort* ninstrs = e->ninstrs + e->base[o];
+      for (pos = 0; pos < ow->n_counters; pos++) {
+         UInt id = ow->sb_at[pos];
+         /* A superblock's counters are one run of positions. */
+         if (pos == 0 || id != ow->sb_at[pos - 1]) start = pos;
+         exit_at[pos] = r->first[id] + (pos - start);
+         ninstrs[pos] = cp_sb_exit_ninstrs(cp_sbinfo_at(id), pos - start);
+      }
+   }
+}
+
+static void owner_exits_free(OwnerExits* e)
+{
+   VG_(free)(e->base);
+   VG_(free)(e->exit_at);
+   VG_(free)(e->ninstrs);
+}
+
+/* ctx's counts in its owner's array: into r->runs; returns their cost.
+ * *end: where its cost-center table's positions start. */
+static ULong add_owner_counts(SuperblockRuns* r, const OwnerExits* e,
+                              const Context* ctx, UInt* end)
+{
+   UInt o = cp_context_owner(ctx), len, pos, b = e->base[o];
+   const ULong* dense = cp_cold_view(ctx, &len);
+   ULong total = 0;
+   if (len > cp_owner(o)->n_counters) len = cp_owner(o)->n_counters;
+   for (pos = 0; pos < len; pos++) {
+      ULong c = dense[pos];
+      if (!c) continue;
+      r->runs[e->exit_at[b + pos]] += c;
+      total += c * e->ninstrs[b + pos];
+   }
+   *end = len;
+   return total;
+}
+
 void cp_superblock_runs(SuperblockRuns* r, ULong* self)
 {
    UInt n_sbs = cp_sbinfo_count(), n = cp_context_count(), id, k, i;
-   RanBlocks ran = { 0 };
+   const SBInfo* sb;
+   const ULong* counts;
+   OwnerExits e;
    r->first = VG_(malloc)("cp.costs.first", (n_sbs + 1) * sizeof(UInt));
    r->first[0] = 0;
    for (k = 0; k < n_sbs; k++)
       r->first[k + 1] = r->first[k] + cp_sbinfo_at(k)->n_exits;
    r->runs = VG_(calloc)("cp.costs.runs", r->first[n_sbs] + 1, sizeof(ULong));
+   owner_exits_init(&e, r);
    for (id = 1; id <= n; id++) {
-      ULong total = 0;
+      const Context* ctx = cp_context_by_id(id);
+      UInt pos;
+      ULong total;
       cp_prefetch_ahead(id, n);
-      cp_context_gather(cp_context_by_id(id), &ran);
-      for (k = 0; k < ran.used; k++) {
-         const SBInfo* sb = ran.items[k].sb;
-         const ULong* counts = ran.items[k].counts;
+      total = add_owner_counts(r, &e, ctx, &pos);
+      while (ctx->has_foreign && cp_next_cost_center(ctx, &pos, &sb, &counts)) {
          ULong* runs = r->runs + r->first[sb->id];
          for (i = 0; i < sb->n_exits; i++) {
             runs[i] += counts[i];
@@ -126,7 +192,7 @@ void cp_superblock_runs(SuperblockRuns* r, ULong* self)
       }
       if (self) self[id] = total;
    }
-   VG_(free)(ran.items);
+   owner_exits_free(&e);
 }
 
 void cp_superblock_runs_free(SuperblockRuns* r)
