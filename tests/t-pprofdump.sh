@@ -99,6 +99,20 @@ t_pprof_dump_followed() {
         note "a followed dump cut short: want exit 1 and one 'truncated dump' line, got $rc: $(cat cut.err)"
     [ ! -e cut.pb.gz ] || note "a followed dump cut short left a profile"
 
+    # The dump passes its size limit (1 MiB; its samples start at 0.6 MB)
+    # while followed: the helper is stopped, one line says why, and
+    # nothing is left but the callgrind file.
+    mkdir limited && : >helper-args
+    vg --tool=cycprof --cycprof-helper="$PWD/wrap.sh" --pprof-max-samples=40 --pprof-max-dump=1 \
+        --cycprof-out-file="$PWD/limited/o" --log-file="$PWD/limited.log" "${PROG[@]}" >/dev/null 2>&1 ||
+        note "valgrind failed when the followed dump passed its size limit"
+    grep -q -- "--follow" helper-args || note "the size-limited dump was not followed: $(cat helper-args)"
+    local msgs; msgs=$(grep -E '^==[0-9]+== cycprof: ' limited.log | grep -v ' wrote ')
+    [ "$(echo "$msgs" | grep -c .)" = 1 ] && echo "$msgs" | grep -qF "cannot write the stacks dump" &&
+        echo "$msgs" | grep -qF "size limit" ||
+        note "a followed dump past its size limit: want one line about it, got: $msgs"
+    [ "$(ls limited)" = o ] || note "a followed dump past its size limit left: $(ls limited | tr '\n' ' ')"
+
     # A line-level dump's sample count is in its last line: no following.
     "$HELPER_BIN" pprof --follow "$fdump" -o x.pb.gz </dev/null 2>usage.err
     rc=$?
