@@ -13,6 +13,7 @@
 #include "pub_tool_threadstate.h"
 #include "cp_arch.h"
 #include "cp_arena.h"
+#include "cp_array.h"
 #include "cp_callstack.h"
 #include "cp_context.h"
 #include "cp_functions.h"
@@ -301,12 +302,9 @@ static UInt     n_rare_states, rare_states_capacity;
 static SBRare* rare_state(SBInfo* sb)
 {
    if (!sb->rare) {
-      if (n_rare_states == rare_states_capacity) {
-         rare_states_capacity = rare_states_capacity
-                                ? 2 * rare_states_capacity : 1024;
-         rare_states = VG_(realloc)("cp.callstack.rare", rare_states,
-                                    rare_states_capacity * sizeof(SBRare*));
-      }
+      rare_states = cp_room_for_one("cp.callstack.rare", rare_states,
+                                    n_rare_states, &rare_states_capacity,
+                                    sizeof(SBRare*), 1024);
       rare_states[n_rare_states++] = cp_arena_alloc(sizeof(SBRare));
       sb->rare = n_rare_states;
    }

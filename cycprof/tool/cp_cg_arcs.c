@@ -4,6 +4,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
+#include "cp_array.h"
 #include "cp_cg_arcs.h"
 #include "cp_context.h"
 
@@ -120,11 +121,8 @@ static void leave_path_to(ArcWalk* w, UInt depth)
 static void enter(ArcWalk* w, UInt id)
 {
    PathEntry* p;
-   if (w->depth == w->path_capacity) {
-      w->path_capacity = w->path_capacity ? 2 * w->path_capacity : 256;
-      w->path = VG_(realloc)("cp.arcs.path", w->path,
-                             w->path_capacity * sizeof(PathEntry));
-   }
+   w->path = cp_room_for_one("cp.arcs.path", w->path, w->depth,
+                             &w->path_capacity, sizeof(PathEntry), 256);
    p = &w->path[w->depth++];
    p->id = id;
    p->next_child = w->first_child[id];

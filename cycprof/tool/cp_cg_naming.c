@@ -10,6 +10,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_array.h"
 #include "cp_cg_naming.h"
 #include "cp_context.h"
 #include "cp_objects.h"
@@ -61,12 +62,9 @@ static const NamedEntry* entry_at(Naming* n, Addr entry)
    UWord* known = cp_addrmap_find(&n->entry_index, entry);
    NamedEntry* e;
    if (known) return &n->entries[*known - 1];
-   if (n->n_entries == n->entries_capacity) {
-      n->entries_capacity = n->entries_capacity
-                            ? 2 * n->entries_capacity : 1024;
-      n->entries = VG_(realloc)("cp.cg.entries", n->entries,
-                                n->entries_capacity * sizeof(NamedEntry));
-   }
+   n->entries = cp_room_for_one("cp.cg.entries", n->entries, n->n_entries,
+                                &n->entries_capacity, sizeof(NamedEntry),
+                                1024);
    e = &n->entries[n->n_entries++];
    e->pos = cp_srcpos_of(n->names, entry);
    e->has_symbol = cp_naming_has_symbol(n, e->pos);

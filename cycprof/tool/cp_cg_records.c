@@ -15,6 +15,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "cp_addrmap.h"
+#include "cp_array.h"
 #include "cp_cg_arcs.h"
 #include "cp_cg_naming.h"
 #include "cp_cg_records.h"
@@ -250,11 +251,8 @@ static void add_foreign(ForeignList* f, SrcPos code, Addr addr, ULong cost)
    for (k = 0; k < f->used; k++)
       if (same_function(f->items[k].code, code)) break;
    if (k == f->used) {
-      if (f->used == f->capacity) {
-         f->capacity = f->capacity ? 2 * f->capacity : 16;
-         f->items = VG_(realloc)("cp.cg.foreign", f->items,
-                                 f->capacity * sizeof(ForeignCost));
-      }
+      f->items = cp_room_for_one("cp.cg.foreign", f->items, f->used,
+                                 &f->capacity, sizeof(ForeignCost), 16);
       f->items[f->used].first = ~(Addr)0;
       f->items[f->used].cost = 0;
       f->used++;

@@ -4,6 +4,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_array.h"
 #include "cp_callstack.h"
 #include "cp_cold.h"
 #include "cp_options.h"
@@ -28,11 +29,8 @@ static UInt         view_len, view_capacity;
 
 static void remember_unpacked(Context* ctx)
 {
-   if (n_unpacked == unpacked_capacity) {
-      unpacked_capacity = unpacked_capacity ? 2 * unpacked_capacity : 1024;
-      unpacked = VG_(realloc)("cp.cold.unpacked", unpacked,
-                              unpacked_capacity * sizeof(Context*));
-   }
+   unpacked = cp_room_for_one("cp.cold.unpacked", unpacked, n_unpacked,
+                              &unpacked_capacity, sizeof(Context*), 1024);
    unpacked[n_unpacked++] = ctx;
 }
 

@@ -4,6 +4,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
+#include "cp_array.h"
 #include "cp_arena.h"
 #include "cp_children.h"
 #include "cp_cold.h"
@@ -117,11 +118,9 @@ ULong cp_context_calls(const Context* c)
 
 static UInt new_tree(UInt tid)
 {
-   if (n_trees == trees_capacity) {
-      trees_capacity = trees_capacity ? 2 * trees_capacity : 16;
-      cp_context_trees = VG_(realloc)("cp.ctx.trees", cp_context_trees,
-                                      trees_capacity * sizeof(ContextTree));
-   }
+   cp_context_trees = cp_room_for_one("cp.ctx.trees", cp_context_trees,
+                                      n_trees, &trees_capacity,
+                                      sizeof(ContextTree), 16);
    cp_context_trees[n_trees].tid = tid;
    cp_context_trees[n_trees].region = 0;
    return n_trees++;
@@ -137,11 +136,9 @@ void cp_context_set_region(Context* root, UInt region)
 static Context* context_slot(UInt id)
 {
    if ((id >> CHUNK_SHIFT) == n_chunks) {
-      if (n_chunks == chunks_capacity) {
-         chunks_capacity = chunks_capacity ? 2 * chunks_capacity : 64;
-         cp_context_chunks = VG_(realloc)("cp.ctx.chunks", cp_context_chunks,
-                               chunks_capacity * sizeof(Context*));
-      }
+      cp_context_chunks = cp_room_for_one("cp.ctx.chunks", cp_context_chunks,
+                                          n_chunks, &chunks_capacity,
+                                          sizeof(Context*), 64);
       cp_context_chunks[n_chunks++] = VG_(calloc)("cp.ctx.chunk",
                                                   CHUNK_CONTEXTS,
                                                   sizeof(Context));
@@ -282,11 +279,9 @@ static ForeignTable* foreign_of(const Context* ctx)
 static ForeignTable* new_foreign_table(Context* ctx)
 {
    if (!foreign_index.keys) cp_addrmap_init(&foreign_index, 1024);
-   if (n_foreign == foreign_capacity) {
-      foreign_capacity = foreign_capacity ? 2 * foreign_capacity : 1024;
-      foreign_tables = VG_(realloc)("cp.ctx.foreign", foreign_tables,
-                                    foreign_capacity * sizeof(ForeignTable));
-   }
+   foreign_tables = cp_room_for_one("cp.ctx.foreign", foreign_tables,
+                                    n_foreign, &foreign_capacity,
+                                    sizeof(ForeignTable), 1024);
    VG_(memset)(&foreign_tables[n_foreign], 0, sizeof(ForeignTable));
    cp_addrmap_put(&foreign_index, ctx->id, n_foreign);
    ctx->has_foreign = True;
@@ -447,11 +442,8 @@ void cp_context_gather(const Context* ctx, RanBlocks* r)
    const ULong* counts;
    r->used = 0;
    for (k = 0; cp_next_cost_center(ctx, &k, &sb, &counts); ) {
-      if (r->used == r->capacity) {
-         r->capacity = r->capacity ? 2 * r->capacity : 256;
-         r->items = VG_(realloc)("cp.ctx.gather", r->items,
-                                 r->capacity * sizeof(RanBlock));
-      }
+      r->items = cp_room_for_one("cp.ctx.gather", r->items, r->used,
+                                 &r->capacity, sizeof(RanBlock), 256);
       r->items[r->used].sb = sb;
       r->items[r->used++].counts = counts;
    }

@@ -7,6 +7,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_array.h"
 #include "cp_cold.h"
 #include "cp_context.h"
 #include "cp_costs.h"
@@ -15,11 +16,8 @@
 
 void cp_addrcostlist_append(AddrCostList* list, Addr addr, ULong count)
 {
-   if (list->used == list->capacity) {
-      list->capacity = list->capacity ? 2 * list->capacity : 256;
-      list->items = VG_(realloc)("cp.costs", list->items,
-                                 list->capacity * sizeof(AddrCost));
-   }
+   list->items = cp_room_for_one("cp.costs", list->items, list->used,
+                                 &list->capacity, sizeof(AddrCost), 256);
    list->items[list->used].addr = addr;
    list->items[list->used].count = count;
    list->used++;

@@ -6,6 +6,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_array.h"
 #include "cp_counters.h"
 
 #define CHUNK_SHIFT 16
@@ -18,11 +19,8 @@ static UInt    chunk_end;    /* first index past the current chunk */
 
 static void new_chunk(void)
 {
-   if (n_chunks == chunks_capacity) {
-      chunks_capacity = chunks_capacity ? 2 * chunks_capacity : 64;
-      chunks = VG_(realloc)("cp.counters.chunks", chunks,
-                            chunks_capacity * sizeof(ULong*));
-   }
+   chunks = cp_room_for_one("cp.counters.chunks", chunks, n_chunks,
+                            &chunks_capacity, sizeof(ULong*), 64);
    chunks[n_chunks] = VG_(calloc)("cp.counters", CHUNK_COUNTERS, sizeof(ULong));
    next_free = n_chunks << CHUNK_SHIFT;
    n_chunks++;

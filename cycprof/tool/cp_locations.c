@@ -10,6 +10,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_arena.h"
+#include "cp_array.h"
 #include "cp_functions.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
@@ -211,11 +212,9 @@ static UInt location_with(LocationSet* s, Addr a, const InlineLevel* levels,
       if (a < l->addr) l->addr = a;
    } else {
       Location* l;
-      if (s->n_locations == s->capacity) {
-         s->capacity = s->capacity ? 2 * s->capacity : 4096;
-         s->locations = VG_(realloc)("cp.loc.locs", s->locations,
-                                     s->capacity * sizeof(Location));
-      }
+      s->locations = cp_room_for_one("cp.loc.locs", s->locations,
+                                     s->n_locations, &s->capacity,
+                                     sizeof(Location), 4096);
       l = &s->locations[s->n_locations++];
       l->addr = a;
       l->n_levels = n;

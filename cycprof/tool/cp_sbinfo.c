@@ -4,6 +4,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_arena.h"
+#include "cp_array.h"
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_functions.h"
@@ -20,11 +21,8 @@ static UInt sbinfos_capacity;
 
 static void register_sbinfo(SBInfo* sb)
 {
-   if (cp_n_sbinfos == sbinfos_capacity) {
-      sbinfos_capacity = sbinfos_capacity ? 2 * sbinfos_capacity : 4096;
-      cp_sbinfos = VG_(realloc)("cp.sbinfos", cp_sbinfos,
-                                sbinfos_capacity * sizeof(SBInfo*));
-   }
+   cp_sbinfos = cp_room_for_one("cp.sbinfos", cp_sbinfos, cp_n_sbinfos,
+                                &sbinfos_capacity, sizeof(SBInfo*), 4096);
    sb->id = cp_n_sbinfos;
    cp_sbinfos[cp_n_sbinfos++] = sb;
 }

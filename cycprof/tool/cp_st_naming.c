@@ -5,6 +5,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
+#include "cp_array.h"
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_sbinfo.h"
@@ -106,12 +107,8 @@ FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl, Addr fn)
    f.entry = cp_locset_id_as(s, fn, fn);
    f.unnamed = cp_locset_unnamed(s, f.base);
    f.obj = cp_st_debug_object(fn);
-   if (sl->n_frames == sl->frames_capacity) {
-      sl->frames_capacity = sl->frames_capacity ? 2 * sl->frames_capacity
-                                                : 1024;
-      sl->frame = VG_(realloc)("cp.st.frames", sl->frame,
-                               sl->frames_capacity * sizeof(FrameFacts));
-   }
+   sl->frame = cp_room_for_one("cp.st.frames", sl->frame, sl->n_frames,
+                               &sl->frames_capacity, sizeof(FrameFacts), 1024);
    sl->frame[sl->n_frames] = f;
    cp_addrmap_put(&sl->frames, fn + 1, sl->n_frames++);
    return f;

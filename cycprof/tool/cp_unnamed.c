@@ -2,6 +2,7 @@
  * (cp_unnamed.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_array.h"
 #include "cp_unnamed.h"
 
 void cp_unnamed_note(UnnamedBases* b, UWord obj, Addr a)
@@ -12,11 +13,8 @@ void cp_unnamed_note(UnnamedBases* b, UWord obj, Addr a)
          if (a < b->items[k].lowest) b->items[k].lowest = a;
          return;
       }
-   if (b->used == b->capacity) {
-      b->capacity = b->capacity ? 2 * b->capacity : 8;
-      b->items = VG_(realloc)("cp.unnamed", b->items,
-                              b->capacity * sizeof(UnnamedBase));
-   }
+   b->items = cp_room_for_one("cp.unnamed", b->items, b->used, &b->capacity,
+                              sizeof(UnnamedBase), 8);
    b->items[b->used].obj = obj;
    b->items[b->used++].lowest = a;
 }
