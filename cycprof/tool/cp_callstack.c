@@ -17,6 +17,7 @@
 #include "cp_callstack.h"
 #include "cp_context.h"
 #include "cp_functions.h"
+#include "cp_intern.h"
 #include "cp_stats.h"
 
 /* Past this depth frames are not pushed: the costs stay with the deepest
@@ -218,14 +219,17 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
    /* The context depends only on (parent, call site, callee). */
    if (site->target != target || site->parent != parent || !site->ctx) {
       cp_stats.call_site_misses++;
+      if (!site->site_id)
+         site->site_id = cp_intern(&cp_context_sites, site->callsite);
       if (site->target != target || !site->ctx) {
          site->target = target;
          site->fn = cp_function_of(target);
+         site->fn_id = cp_intern(&cp_context_fns, site->fn);
          site->trampoline = cp_is_trampoline(site->fn);
          /* The earlier pairs were another callee's. */
          VG_(memset)(site->earlier, 0, sizeof site->earlier);
-         site->ctx = cp_context_enter(parent, site->callsite, site->fn,
-                                      CtxCall);
+         site->ctx = cp_context_enter_ids(parent, site->site_id, site->fn_id,
+                                          CtxCall);
       } else {
          UInt way = earlier_way(parent);
          Context* ctx = site->earlier[way].parent == parent
@@ -236,8 +240,8 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
          if (ctx)
             cp_stats.call_site_swaps++;
          else
-            ctx = cp_context_enter(parent, site->callsite, site->fn,
-                                   CtxCall);
+            ctx = cp_context_enter_ids(parent, site->site_id, site->fn_id,
+                                       CtxCall);
          site->ctx = ctx;
       }
       site->parent = parent;

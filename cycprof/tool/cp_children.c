@@ -23,9 +23,10 @@ static void*   allocated;     /* buckets, before alignment to a line */
 static Bucket* buckets;
 static UWord   bucket_mask, n_entries;
 
-UWord cp_children_hash(const Context* parent, Addr callsite, Addr fn)
+UWord cp_children_hash(UInt parent_id, UInt site_id, UInt fn_id)
 {
-   return cp_hash_word((UWord)parent->id ^ (callsite * 31) ^ (fn * 1000003));
+   return cp_hash_word(((UWord)parent_id << 32)
+                       ^ ((UWord)site_id * 0x9e3779b1u) ^ fn_id);
 }
 
 static UChar tag_of(UWord hash)
@@ -48,7 +49,7 @@ void cp_children_init(void)
    n_entries = 0;
 }
 
-Context* cp_children_find(const Context* parent, Addr callsite, Addr fn,
+Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
                           UWord hash)
 {
    UWord b = hash & bucket_mask;
@@ -61,8 +62,8 @@ Context* cp_children_find(const Context* parent, Addr callsite, Addr fn,
          if (bucket->id[k] == 0) return NULL;
          if (bucket->tag[k] != tag) continue;
          c = cp_context_at(bucket->id[k]);
-         if (c->parent_id == parent->id && cp_context_callsite(c) == callsite
-             && cp_context_fn(c) == fn)
+         if (c->parent_id == parent_id && c->site_id == site_id
+             && c->fn_id == fn_id)
             return c;
       }
    }
@@ -70,8 +71,7 @@ Context* cp_children_find(const Context* parent, Addr callsite, Addr fn,
 
 static void put(const Context* c)
 {
-   UWord hash = cp_children_hash(cp_context_parent(c), cp_context_callsite(c),
-                                 cp_context_fn(c));
+   UWord hash = cp_children_hash(c->parent_id, c->site_id, c->fn_id);
    UWord b = hash & bucket_mask;
    for (;; b = (b + 1) & bucket_mask) {
       Bucket* bucket = &buckets[b];

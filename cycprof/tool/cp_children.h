@@ -3,7 +3,8 @@
  * Looked up at every call-site cache miss (cc1plus: 49 M times among
  * 4 M contexts), so a lookup should cost one cache miss in the table and
  * one in the context it wants; and it holds an entry per context, so an
- * entry should cost few bytes.  Cache-line buckets of 12 context ids, each
+ * entry should cost few bytes.  Keys are the interned ids the context
+ * keeps (cp_intern.h), so that checking one reads the context alone.  Cache-line buckets of 12 context ids, each
  * with a byte of its key's hash, give both: 5.3 bytes an entry, and the
  * contexts of other keys are rarely read. */
 #ifndef CP_CHILDREN_H
@@ -12,10 +13,10 @@
 #include "pub_tool_basics.h"
 #include "cp_types.h"
 
-UWord    cp_children_hash(const Context* parent, Addr callsite, Addr fn);
+UWord    cp_children_hash(UInt parent_id, UInt site_id, UInt fn_id);
 void     cp_children_init(void);
 /* The context with that key, hash being cp_children_hash of it, or NULL. */
-Context* cp_children_find(const Context* parent, Addr callsite, Addr fn,
+Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
                           UWord hash);
 /* c's own parent, call site and function are its key; not there yet. */
 void     cp_children_add(const Context* c);

@@ -29,8 +29,8 @@ STATIC_ASSERT(sizeof(Context) == 36);
 typedef struct Edge {
    struct Edge* next;
    Context* parent;
-   Addr     callsite;
-   Addr     fn;
+   UInt     site_id;
+   UInt     fn_id;
    Context* to;
 } Edge;
 
@@ -70,7 +70,7 @@ static void table_init(ChainTable* t, UWord n)
 static UWord edge_entry_hash(const void* entry)
 {
    const Edge* e = entry;
-   return cp_children_hash(e->parent, e->callsite, e->fn);
+   return cp_children_hash(e->parent->id, e->site_id, e->fn_id);
 }
 
 static void grow_folds(ChainTable* t)
@@ -161,50 +161,51 @@ static void fix_owner(UInt fn_id, Addr fn)
       cp_context_fn_owners[fn_id] = cp_owner_of_frame(fn);
 }
 
-static Context* new_context(Context* parent, Addr callsite, Addr fn,
+static Context* new_context(Context* parent, UInt site_id, UInt fn_id,
                             CtxKind kind, UInt root_tid)
 {
    Context* c = context_slot(n_contexts + 1);
    c->id = ++n_contexts;
    c->parent_id = parent ? parent->id : 0;
-   c->site_id = cp_intern(&cp_context_sites, callsite);
-   c->fn_id = cp_intern(&cp_context_fns, fn);
+   c->site_id = site_id;
+   c->fn_id = fn_id;
    c->kind = kind;
    c->tree = parent ? parent->tree : new_tree(root_tid);
-   fix_owner(c->fn_id, fn);
+   fix_owner(c->fn_id, cp_interned(&cp_context_fns, fn_id));
    cp_collect_new_context(c);
    return c;
 }
 
 Context* cp_context_root(UInt tid)
 {
-   return new_context(NULL, 0, 0, CtxRoot, tid);
+   return new_context(NULL, cp_intern(&cp_context_sites, 0),
+                      cp_intern(&cp_context_fns, 0), CtxRoot, tid);
 }
 
-static Bool active_in_chain(const Context* c, Addr fn)
+static Bool active_in_chain(const Context* c, UInt fn_id)
 {
    for (; c && c->kind == CtxCall; c = cp_context_parent(c))
-      if (cp_context_fn(c) == fn) return True;
+      if (c->fn_id == fn_id) return True;
    return False;
 }
 
-static Edge* find_fold(Context* parent, Addr callsite, Addr fn, UWord hash)
+static Edge* find_fold(Context* parent, UInt site_id, UInt fn_id, UWord hash)
 {
    Edge* e;
    for (e = folds.buckets[hash & (folds.n_buckets - 1)]; e; e = e->next)
-      if (e->parent == parent && e->callsite == callsite && e->fn == fn)
+      if (e->parent == parent && e->site_id == site_id && e->fn_id == fn_id)
          return e;
    return NULL;
 }
 
-static void add_fold(Context* parent, Addr callsite, Addr fn, UWord hash,
+static void add_fold(Context* parent, UInt site_id, UInt fn_id, UWord hash,
                      Context* to)
 {
    Edge* e = cp_arena_alloc(sizeof(Edge));
    UWord b = hash & (folds.n_buckets - 1);
    e->parent = parent;
-   e->callsite = callsite;
-   e->fn = fn;
+   e->site_id = site_id;
+   e->fn_id = fn_id;
    e->to = to;
    e->next = folds.buckets[b];
    folds.buckets[b] = e;
@@ -221,39 +222,46 @@ static void add_fold(Context* parent, Addr callsite, Addr fn, UWord hash,
  * of the ordinary node that ends it) may go back to that node without
  * losing one: runs never repeat a function, and the depth stays within
  * twice the number of distinct functions. */
-static Context* folded_context(Context* parent, Addr callsite, Addr fn)
+static Context* folded_context(Context* parent, UInt site_id, UInt fn_id)
 {
    Context* c;
    for (c = parent; ; c = cp_context_parent(c)) {
-      if (cp_context_fn(c) == fn) return c;
+      if (c->fn_id == fn_id) return c;
       if (!c->reentry) break;
    }
-   c = new_context(parent, callsite, fn, CtxCall, 0);
+   c = new_context(parent, site_id, fn_id, CtxCall, 0);
    c->reentry = True;
    return c;
+}
+
+Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
+                              CtxKind kind)
+{
+   UWord hash = cp_children_hash(parent->id, site_id, fn_id);
+   Context* to = cp_children_find(parent->id, site_id, fn_id, hash);
+   Edge* e;
+   if (to) return to;
+   if (folds.n_items && (e = find_fold(parent, site_id, fn_id, hash)))
+      return e->to;
+   cp_stats.edges++;
+   if (kind == CtxCall && cp_opts.fold_recursion
+       && active_in_chain(parent, fn_id))
+      to = folded_context(parent, site_id, fn_id);
+   else
+      to = new_context(parent, site_id, fn_id, kind, 0);
+   if (to->parent_id == parent->id && to->site_id == site_id
+       && to->fn_id == fn_id)
+      cp_children_add(to);
+   else
+      add_fold(parent, site_id, fn_id, hash, to);
+   return to;
 }
 
 Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
                           CtxKind kind)
 {
-   UWord hash = cp_children_hash(parent, callsite, fn);
-   Context* to = cp_children_find(parent, callsite, fn, hash);
-   Edge* e;
-   if (to) return to;
-   if (folds.n_items && (e = find_fold(parent, callsite, fn, hash)))
-      return e->to;
-   cp_stats.edges++;
-   if (kind == CtxCall && cp_opts.fold_recursion
-       && active_in_chain(parent, fn))
-      to = folded_context(parent, callsite, fn);
-   else
-      to = new_context(parent, callsite, fn, kind, 0);
-   if (to->parent_id == parent->id && cp_context_callsite(to) == callsite
-       && cp_context_fn(to) == fn)
-      cp_children_add(to);
-   else
-      add_fold(parent, callsite, fn, hash, to);
-   return to;
+   return cp_context_enter_ids(parent, cp_intern(&cp_context_sites, callsite),
+                               cp_intern(&cp_context_fns, fn), kind);
 }
 
 /* The cost centers of superblocks a context's function does not own

@@ -15,6 +15,10 @@ Context*    cp_context_root(UInt tid);
  * context, so recursion never grows the tree. */
 Context*    cp_context_enter(Context* parent, Addr callsite, Addr fn,
                              CtxKind kind);
+/* The same, with callsite and fn interned (cp_context_sites, _fns): a
+ * caller that keeps them spares the lookups. */
+Context*    cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
+                                 CtxKind kind);
 /* The counters of sb in ctx, created zeroed on first use, for a
  * superblock ctx's function does not own (the others are in ctx->dense). */
 ULong*      cp_counters(Context* ctx, SBInfo* sb);
