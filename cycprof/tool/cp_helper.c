@@ -179,7 +179,9 @@ void cp_helper_stop(HelperRun* run, const HChar* out)
    Int status;
    close_done_pipe(run);
    if (run->pid > 0) {
+      /* Its group may not exist yet if it was stopped at once. */
       cp_sys_kill(-run->pid, VKI_SIGKILL);
+      cp_sys_kill(run->pid, VKI_SIGKILL);
       VG_(waitpid)(run->pid, &status, 0);
       remove_leftovers(out, run->pid);
    }
