@@ -121,11 +121,8 @@ static void push(ThreadStack* t, Addr sp, Addr fn, Addr callsite,
                  Context* ctx, FrameKind kind, CallSiteCache* site)
 {
    if (t->depth >= MAX_DEPTH) return;
-   if (t->depth == t->capacity) {
-      t->capacity *= 2;
-      t->frames = VG_(realloc)("cp.stack.frames", t->frames,
-                               t->capacity * sizeof(Frame));
-   }
+   t->frames = cp_room_for_one("cp.stack.frames", t->frames, t->depth,
+                               &t->capacity, sizeof(Frame), 64);
    push_with_room(t, sp, fn, callsite, ctx, kind, site);
 }
 
@@ -219,8 +216,6 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
    /* The context depends only on (parent, call site, callee). */
    if (site->target != target || site->parent != parent || !site->ctx) {
       cp_stats.call_site_misses++;
-      if (!site->site_id)
-         site->site_id = cp_intern(&cp_context_sites, site->callsite);
       if (site->target != target || !site->ctx) {
          site->target = target;
          site->fn = cp_function_of(target);

@@ -3,6 +3,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
+#include "cp_array.h"
 #include "cp_intern.h"
 
 static UWord slot_of(const Interner* t, Addr a)
@@ -37,11 +38,8 @@ UInt cp_intern(Interner* t, Addr a)
    UWord i = slot_of(t, a);
    if (t->slots[i]) return t->slots[i] - 1;
    tl_assert(t->n < 0xfffffffeu);
-   if (t->n == t->capacity) {
-      t->capacity *= 2;
-      t->values = VG_(realloc)("cp.intern", t->values,
-                               t->capacity * sizeof(Addr));
-   }
+   t->values = cp_room_for_one("cp.intern", t->values, t->n, &t->capacity,
+                               sizeof(Addr), 256);
    t->values[t->n++] = a;
    /* At most half full: probes stay short. */
    if (2 * t->n > t->mask + 1) grow_slots(t);

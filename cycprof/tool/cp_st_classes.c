@@ -1,6 +1,7 @@
 /* cycprof: superblocks of one function class (cp_st_classes.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_array.h"
 #include "cp_sbinfo.h"
 #include "cp_st_classes.h"
 
@@ -32,11 +33,8 @@ void cp_st_classes_init(ClassSuperblocks* cs, const SuperblockLocations* sl,
       for (i = 0; i < sl->facts[k].n_ran; i++) {
          for (e = cs->first[k]; e < used && cs->at[e].loc != loc[i]; e++) ;
          if (e < used) continue;
-         if (used == capacity) {
-            capacity *= 2;
-            cs->at = VG_(realloc)("cp.st.classes.at", cs->at,
-                                  capacity * sizeof(PrefixLocation));
-         }
+         cs->at = cp_room_for_one("cp.st.classes.at", cs->at, used,
+                                  &capacity, sizeof(PrefixLocation), 1024);
          cs->at[used].loc = loc[i];
          cs->at[used].first_instr = i;
          used++;

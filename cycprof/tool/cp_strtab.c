@@ -2,6 +2,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_array.h"
 #include "cp_strtab.h"
 
 struct StrTab {
@@ -51,11 +52,10 @@ UInt cp_strtab_intern(StrTab* t, const HChar* s)
 {
    UInt* slot = slot_for(t, s);
    if (*slot) return *slot;
-   if (t->count + 2 > t->capacity) {
-      t->capacity *= 2;
-      t->strings = VG_(realloc)("cp.strtab.strings", t->strings,
-                                t->capacity * sizeof(HChar*));
-   }
+   /* Ids start at 1: string id is at index id. */
+   t->strings = cp_room_for_one("cp.strtab.strings", t->strings,
+                                t->count + 1, &t->capacity, sizeof(HChar*),
+                                256);
    t->strings[++t->count] = VG_(strdup)("cp.strtab.s", s);
    *slot = t->count;
    if (2 * t->count > t->n_slots) rehash(t);
