@@ -178,8 +178,8 @@ static Context* new_context(Context* parent, UInt site_id, UInt fn_id,
 
 Context* cp_context_root(UInt tid)
 {
-   return new_context(NULL, cp_intern(&cp_context_sites, 0),
-                      cp_intern(&cp_context_fns, 0), CtxRoot, tid);
+   /* Interned index 0 is address 0: no call site, no function. */
+   return new_context(NULL, 0, 0, CtxRoot, tid);
 }
 
 static Bool active_in_chain(const Context* c, UInt fn_id)

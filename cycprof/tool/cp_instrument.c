@@ -18,6 +18,7 @@
 #include "cp_context.h"
 #include "cp_functions.h"
 #include "cp_instrument.h"
+#include "cp_intern.h"
 #include "cp_sbinfo.h"
 #include "cp_types.h"
 
@@ -259,6 +260,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       CallSiteCache* site = cp_arena_alloc(sizeof(CallSiteCache));
       IRExpr* sp = get_sp(out, layout);
       site->callsite = current_instr;
+      site->site_id = cp_intern(&cp_context_sites, current_instr);
       call_if(out, NULL, 3, "cp_on_call", cp_on_call,
               mkIRExprVec_3(mkIRExpr_HWord((HWord)site), in->next, sp));
    }

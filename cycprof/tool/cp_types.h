@@ -33,7 +33,7 @@ typedef struct CallSiteCache {
    struct Context* parent;
    Addr            fn;
    struct Context* ctx;
-   /* callsite and fn interned (cp_context.h), 0 until first needed. */
+   /* callsite and fn interned (cp_context.h); fn_id once fn is known. */
    UInt            site_id, fn_id;
    /* Earlier (parent, context) pairs of this callee, by a hash of the
     * parent: a helper called from a few callers in turn finds its
