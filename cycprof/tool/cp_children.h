@@ -3,10 +3,10 @@
  * Looked up at every call-site cache miss (cc1plus: 49 M times among
  * 4 M contexts), so a lookup should cost one cache miss in the table and
  * one in the context it wants; and it holds an entry per context, so an
- * entry should cost few bytes.  Keys are the interned ids the context
- * keeps (cp_intern.h), so that checking one reads the context alone.  Cache-line buckets of 12 context ids, each
- * with a byte of its key's hash, give both: 5.3 bytes an entry, and the
- * contexts of other keys are rarely read. */
+ * entry should cost few bytes.  Cache-line buckets of 12 context ids,
+ * each with a byte of its key's hash, give both: 5.3 bytes an entry, and
+ * the contexts of other keys are rarely read.  Keys are the interned ids
+ * the context keeps (cp_intern.h), so checking one reads it alone. */
 #ifndef CP_CHILDREN_H
 #define CP_CHILDREN_H
 

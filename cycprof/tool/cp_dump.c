@@ -181,7 +181,7 @@ static Bool exists(const HChar* path)
 /* The helper, started while the dump is written when its samples are per
  * function (the big profiles, whose exit time matters). */
 typedef struct {
-   const HChar* helper;
+   HChar* helper;
    const Destination* pb;
    Bool tried, started;
    HelperRun run;
@@ -233,7 +233,7 @@ static Bool write_pprof(const Destination* pb, const SuperblockRuns* runs,
       if (!cp_opts.keep_stacks) VG_(unlink)(dump);
    }
    if (!ok && !pb->target.in_place) VG_(unlink)(pb->staged);
-   VG_(free)((HChar*)f.helper);
+   VG_(free)(f.helper);
    VG_(free)(dump);
    return ok;
 }
