@@ -357,7 +357,7 @@ void cp_context_zero(Context* ctx)
 }
 
 /* Owner 0 is nobody's: every superblock calls the helper. */
-DenseCounters cp_dense = { 0, 0, 0, (UWord)&cp_running };
+DenseCounters cp_dense = { 0, 0, (UWord)&cp_running };
 
 /* Geometric growth, bounded by the owner's counters so far: a context
  * that runs a function's blocks one by one reallocates O(log) times, and
@@ -378,9 +378,8 @@ void cp_context_cover(Context* ctx, const SBInfo* sb)
 
 void cp_context_lend(UWord base)
 {
-   cp_dense.owner = 0;
+   cp_dense.key = cp_dense_key(0, 0);
    cp_dense.base = base;
-   cp_dense.limit = 0;
    cp_dense.running = (UWord)&cp_running;
 }
 

@@ -27,14 +27,26 @@ ULong*      cp_counters(Context* ctx, SBInfo* sb);
  * code: a superblock of this owner finds its counters at base + local,
  * if they lie below limit.  Arrays grow only to cover the superblocks
  * that ran in the context (most contexts of a big function run a few of
- * its blocks), so the inline code checks both owner and limit. */
+ * its blocks), so the inline code checks both owner and limit: in one
+ * subtraction, from owner and limit packed in key (cp_dense_key). */
 typedef struct {
-   UWord owner;
+   UWord key;       /* cp_dense_key(owner, counters covered) */
    UWord base;
-   UWord limit;     /* counters covered: local + n_exits <= limit */
    UWord running;   /* where the running count goes (cp_collect.h) */
 } DenseCounters;
 extern DenseCounters cp_dense;
+
+/* Owner above, count of counters below.  For a superblock needing
+ * counters below `needed` (at most CP_OWNER_MAX_COUNTERS, far below
+ * 2^31), key - cp_dense_key(its owner, needed) is below 2^31 exactly
+ * when the owners are equal and limit >= needed: another owner puts the
+ * difference at least 2^32 - 2^24 away from 0, either way. */
+static inline UWord cp_dense_key(UInt owner, UInt limit)
+{
+   return ((UWord)owner << 32) | limit;
+}
+#define CP_DENSE_KEY_COVERS 0x80000000UL
+STATIC_ASSERT(CP_OWNER_MAX_COUNTERS < (1u << 30));
 
 /* Grows ctx's dense counters to cover sb's (sb is of ctx's owner). */
 void        cp_context_cover(Context* ctx, const SBInfo* sb);
@@ -50,11 +62,11 @@ static inline UInt cp_context_owner(const Context* ctx)
  * call and return. */
 static inline void cp_context_publish(Context* ctx)
 {
-   cp_dense.owner = cp_collecting_in(ctx) ? cp_context_owner(ctx)
-                                          : CP_OWNER_NOT_COLLECTING;
+   cp_dense.key = cp_dense_key(cp_collecting_in(ctx)
+                               ? cp_context_owner(ctx)
+                               : CP_OWNER_NOT_COLLECTING, ctx->dense_len);
    cp_dense.running = (UWord)&cp_running;
    cp_dense.base = (UWord)ctx->dense;
-   cp_dense.limit = ctx->dense_len;
    ctx->recently_used = True;
 }
 /* For a superblock its frame's function does not own: base such that its

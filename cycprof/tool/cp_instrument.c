@@ -114,19 +114,20 @@ static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
                             const VexGuestLayout* layout)
 {
    IRExpr* sp = get_sp(out, layout);
-   IRExpr* need = binop(out, Iop_Xor64, load64(out, &cp_dense.owner),
-                        word(sb->owner));
-   IRExpr* uncovered = new_tmp(out, Ity_I1,
-                               IRExpr_Binop(Iop_CmpLT64U,
-                                            load64(out, &cp_dense.limit),
-                                            word(sb->local + sb->n_exits)));
-   need = binop(out, Iop_Or64, need,
-                new_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, uncovered)));
-   if (sb->is_fn_entry)
-      need = binop(out, Iop_Or64, need,
-                   binop(out, Iop_Xor64, load64(out, &cp_top_fn),
-                         word(sb->addr)));
-   need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, need, word(0)));
+   IRExpr* distance = binop(out, Iop_Sub64, load64(out, &cp_dense.key),
+                            word(cp_dense_key(sb->owner,
+                                              sb->local + sb->n_exits)));
+   IRExpr* need = new_tmp(out, Ity_I1,
+                          IRExpr_Binop(Iop_CmpLT64U,
+                                       word(CP_DENSE_KEY_COVERS - 1),
+                                       distance));
+   if (sb->is_fn_entry) {
+      IRExpr* other_fn = binop(out, Iop_Xor64, load64(out, &cp_top_fn),
+                               word(sb->addr));
+      need = binop(out, Iop_Or64, other_fn,
+                   new_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, need)));
+      need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, need, word(0)));
+   }
    call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
            mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
    return binop(out, Iop_Add64, load64(out, &cp_dense.base),
