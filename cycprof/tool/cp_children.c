@@ -19,6 +19,16 @@ typedef struct {
 
 STATIC_ASSERT(sizeof(Bucket) == CACHE_LINE);
 
+/* The keys found last, by their hash, in front of the table: on a
+ * compiler 77% of lookups find their key here (cc1plus: 34 M of 44 M),
+ * and the table is far bigger than the caches.  A miss here has already
+ * started loading the table's bucket. */
+#define RECENT_BITS 17
+typedef struct {
+   UInt parent_id, site_id, fn_id, ctx_id;
+} Recent;
+static Recent* recent;
+
 static void*   allocated;     /* buckets, before alignment to a line */
 static Bucket* buckets;
 static UWord   bucket_mask, n_entries;
@@ -45,8 +55,23 @@ static void make_buckets(UWord n)
 
 void cp_children_init(void)
 {
+   recent = VG_(calloc)("cp.ctx.recent", 1u << RECENT_BITS, sizeof(Recent));
    make_buckets(1 << 8);
    n_entries = 0;
+}
+
+static Recent* recent_slot(UWord hash)
+{
+   return &recent[(hash >> 20) & ((1u << RECENT_BITS) - 1)];
+}
+
+static Context* remember(Recent* r, Context* c)
+{
+   r->parent_id = c->parent_id;
+   r->site_id = c->site_id;
+   r->fn_id = c->fn_id;
+   r->ctx_id = c->id;
+   return c;
 }
 
 Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
@@ -54,6 +79,11 @@ Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
 {
    UWord b = hash & bucket_mask;
    UChar tag = tag_of(hash);
+   Recent* r = recent_slot(hash);
+   __builtin_prefetch(&buckets[b]);
+   if (r->parent_id == parent_id && r->site_id == site_id
+       && r->fn_id == fn_id && r->ctx_id)
+      return cp_context_at(r->ctx_id);
    for (;; b = (b + 1) & bucket_mask) {
       const Bucket* bucket = &buckets[b];
       UInt k;
@@ -64,7 +94,7 @@ Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
          c = cp_context_at(bucket->id[k]);
          if (c->parent_id == parent_id && c->site_id == site_id
              && c->fn_id == fn_id)
-            return c;
+            return remember(r, c);
       }
    }
 }
@@ -103,16 +133,21 @@ void cp_children_add(const Context* c)
    }
    put(c);
    n_entries++;
+   remember(recent_slot(cp_children_hash(c->parent_id, c->site_id, c->fn_id)),
+            (Context*)c);
 }
 
 ULong cp_children_bytes(void)
 {
-   return (bucket_mask + 1) * sizeof(Bucket);
+   return (bucket_mask + 1) * sizeof(Bucket)
+          + (1u << RECENT_BITS) * sizeof(Recent);
 }
 
 void cp_children_free(void)
 {
    VG_(free)(allocated);
+   VG_(free)(recent);
+   recent = NULL;
    allocated = NULL;
    buckets = NULL;
 }
