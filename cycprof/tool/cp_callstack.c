@@ -278,7 +278,10 @@ static void replace_top(ThreadStack* t, Frame* top, Addr fn)
       ctx = site->then_ctx;
       trampoline = site->then_trampoline;
    } else {
-      ctx = cp_context_enter(parent, top->callsite, fn, CtxCall);
+      ctx = site ? cp_context_enter_ids(parent, site->site_id,
+                                        cp_intern(&cp_context_fns, fn),
+                                        CtxCall)
+                 : cp_context_enter(parent, top->callsite, fn, CtxCall);
       trampoline = cp_is_trampoline(fn);
       if (site_knows) {
          site->then_fn = fn;
@@ -314,9 +317,14 @@ static Context* tail_call_context(SBInfo* entry, Context* parent, Addr site)
 {
    TailCallCache* c = &rare_state(entry)->tail;
    if (c->ctx == NULL || c->parent != parent || c->site != site) {
+      /* Mostly the same jump under another parent: keep the ids. */
+      if (c->ctx == NULL || c->site != site) {
+         c->site = site;
+         c->site_id = cp_intern(&cp_context_sites, site);
+         c->fn_id = cp_intern(&cp_context_fns, entry->addr);
+      }
       c->parent = parent;
-      c->site = site;
-      c->ctx = cp_context_enter(parent, site, entry->addr, CtxCall);
+      c->ctx = cp_context_enter_ids(parent, c->site_id, c->fn_id, CtxCall);
    }
    return c->ctx;
 }

@@ -56,6 +56,7 @@ typedef struct TailCallCache {
    struct Context* parent;
    Addr            site;
    struct Context* ctx;
+   UInt            site_id, fn_id;   /* site and the entry, interned */
 } TailCallCache;
 
 /* What few superblocks need (cc1plus: 2% of them), allocated on first
