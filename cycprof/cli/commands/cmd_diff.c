@@ -111,11 +111,7 @@ static int parse(int argc, char **argv, opts_t *o)
         } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
             if ((o->json = rc_parse_format("diff", r, v)) < 0)
                 return -1;
-        } else if (strcmp(a, "--inclusive") == 0 ||
-                   strcmp(a, "--inclusive=yes") == 0) {
-            o->inclusive = 1;
-        } else if (strcmp(a, "--inclusive=no") == 0) {
-            o->inclusive = 0;
+        } else if (cu_opt_flag(a, "--inclusive", &o->inclusive)) {
         } else if (a[0] == '-' && a[1]) {
             cu_err("diff", "unknown option '%s' (see cycprof diff --help)", a);
             return -1;

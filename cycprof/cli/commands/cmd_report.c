@@ -95,18 +95,10 @@ static int parse(int argc, char **argv, opts_t *o)
         } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
             if ((o->json = rc_parse_format("report", r, v)) < 0)
                 return -1;
-        } else if (strcmp(a, "--inclusive") == 0 ||
-                   strcmp(a, "--inclusive=yes") == 0) {
-            o->inclusive = 1;
-        } else if (strcmp(a, "--inclusive=no") == 0) {
-            o->inclusive = 0;
+        } else if (cu_opt_flag(a, "--inclusive", &o->inclusive)) {
         } else if (strcmp(a, "--regions") == 0) {
             o->regions = 1;
-        } else if (strcmp(a, "--show-percs") == 0 ||
-                   strcmp(a, "--show-percs=yes") == 0) {
-            o->percs = 1;
-        } else if (strcmp(a, "--show-percs=no") == 0) {
-            o->percs = 0;
+        } else if (cu_opt_flag(a, "--show-percs", &o->percs)) {
         } else if (strcmp(a, "--") == 0) {
             while (++i < argc)
                 o->files[o->nfiles++] = argv[i];

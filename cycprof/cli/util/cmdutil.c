@@ -274,3 +274,19 @@ int cu_opt_value(int argc, char **argv, int *i, const char *lname,
     }
     return 0;
 }
+
+int cu_opt_flag(const char *arg, const char *lname, int *flag)
+{
+    size_t ln = strlen(lname);
+    if (strncmp(arg, lname, ln) != 0)
+        return 0;
+    if (arg[ln] == '\0' || strcmp(arg + ln, "=yes") == 0) {
+        *flag = 1;
+        return 1;
+    }
+    if (strcmp(arg + ln, "=no") == 0) {
+        *flag = 0;
+        return 1;
+    }
+    return 0;
+}

@@ -78,4 +78,8 @@ int cu_ends_with(const char *s, const char *suffix);
 int cu_opt_value(int argc, char **argv, int *i, const char *lname,
                  const char *sname, const char **val);
 
+/* Match a yes/no flag: "--name" or "--name=yes" sets *flag to 1,
+ * "--name=no" to 0.  Returns 1 on a match, else 0. */
+int cu_opt_flag(const char *arg, const char *lname, int *flag);
+
 #endif
