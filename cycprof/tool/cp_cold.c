@@ -7,6 +7,7 @@
 #include "cp_array.h"
 #include "cp_callstack.h"
 #include "cp_cold.h"
+#include "cp_context.h"
 #include "cp_options.h"
 #include "cp_owners.h"
 #include "cp_packed.h"
@@ -49,7 +50,9 @@ static UChar* old_copy(const Context* ctx)
 
 static void pack(Context* ctx)
 {
-   UChar* copy = cp_packed_encode(ctx->dense, ctx->dense_len, old_copy(ctx));
+   UChar* copy;
+   cp_owner_note_len(cp_context_owner(ctx), ctx->dense_len);
+   copy = cp_packed_encode(ctx->dense, ctx->dense_len, old_copy(ctx));
    /* Written in place of an old copy, it may be the one decoded last. */
    if (copy == view_of) view_of = NULL;
    VG_(free)(dense_block(ctx));

@@ -365,11 +365,13 @@ DenseCounters cp_dense = { 0, 0, (UWord)&cp_running };
 void cp_context_cover(Context* ctx, const SBInfo* sb)
 {
    UInt old, needed = sb->local + sb->n_exits;
-   UInt all = cp_owner(cp_context_owner(ctx))->n_counters, len = needed;
+   const Owner* o = cp_owner(cp_context_owner(ctx));
+   UInt all = o->n_counters, len = needed;
    if (ctx->is_packed) cp_cold_unpack(ctx);
    old = ctx->dense_len;
    if (needed <= old) return;
    if (len < old + old / 2) len = old + old / 2;
+   if (old == 0 && len < o->typical_len) len = o->typical_len;
    if (len < 8) len = 8;
    if (len > all) len = all;
    if (len < needed) len = needed;

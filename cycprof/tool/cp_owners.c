@@ -78,3 +78,9 @@ void cp_owner_take(UInt id, SBInfo* sb)
    while (o->n_counters < sb->local + sb->n_exits)
       o->sb_at[o->n_counters++] = sb->id;
 }
+
+void cp_owner_note_len(UInt id, UInt len)
+{
+   Owner* o = &owners[id];
+   o->typical_len = o->typical_len ? (o->typical_len + len) / 2 : len;
+}

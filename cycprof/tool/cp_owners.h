@@ -20,6 +20,9 @@ typedef struct {
     * counters are one run of positions with its id. */
    UInt*   sb_at;
    UInt    counters_capacity;
+   /* How far its contexts' dense arrays reached, averaged as they are
+    * packed: where a new context's array starts (cp_context_cover). */
+   UInt    typical_len;
 } Owner;
 
 /* A context's dense_len has 24 bits (cp_types.h).  Superblocks that
@@ -41,5 +44,7 @@ UInt         cp_owner_count(void);
 UInt         cp_owner_of_frame(Addr fn);
 /* Gives sb its place in the owner's counters: sb->owner, sb->local. */
 void         cp_owner_take(UInt id, SBInfo* sb);
+/* A context of owner id had counters up to len when packed. */
+void         cp_owner_note_len(UInt id, UInt len);
 
 #endif
