@@ -81,6 +81,8 @@ void cp_owner_take(UInt id, SBInfo* sb)
 
 void cp_owner_note_len(UInt id, UInt len)
 {
-   Owner* o = &owners[id];
+   Owner* o;
+   tl_assert(id >= 1 && id <= n_owners);
+   o = &owners[id];
    o->typical_len = o->typical_len ? (o->typical_len + len) / 2 : len;
 }
