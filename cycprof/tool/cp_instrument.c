@@ -124,9 +124,10 @@ static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
    if (sb->is_fn_entry) {
       IRExpr* other_fn = binop(out, Iop_Xor64, load64(out, &cp_top_fn),
                                word(sb->addr));
-      need = binop(out, Iop_Or64, other_fn,
-                   new_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, need)));
-      need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, need, word(0)));
+      IRExpr* either = binop(out, Iop_Or64, other_fn,
+                             new_tmp(out, Ity_I64,
+                                     IRExpr_Unop(Iop_1Uto64, need)));
+      need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, either, word(0)));
    }
    call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
            mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
