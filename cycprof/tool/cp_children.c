@@ -65,13 +65,12 @@ static Recent* recent_slot(UWord hash)
    return &recent[(hash >> 20) & ((1u << RECENT_BITS) - 1)];
 }
 
-static Context* remember(Recent* r, Context* c)
+static void remember(Recent* r, const Context* c)
 {
    r->parent_id = c->parent_id;
    r->site_id = c->site_id;
    r->fn_id = c->fn_id;
    r->ctx_id = c->id;
-   return c;
 }
 
 Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
@@ -93,15 +92,21 @@ Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
          if (bucket->tag[k] != tag) continue;
          c = cp_context_at(bucket->id[k]);
          if (c->parent_id == parent_id && c->site_id == site_id
-             && c->fn_id == fn_id)
-            return remember(r, c);
+             && c->fn_id == fn_id) {
+            remember(r, c);
+            return c;
+         }
       }
    }
 }
 
-static void put(const Context* c)
+static UWord key_hash(const Context* c)
 {
-   UWord hash = cp_children_hash(c->parent_id, c->site_id, c->fn_id);
+   return cp_children_hash(c->parent_id, c->site_id, c->fn_id);
+}
+
+static void put(const Context* c, UWord hash)
+{
    UWord b = hash & bucket_mask;
    for (;; b = (b + 1) & bucket_mask) {
       Bucket* bucket = &buckets[b];
@@ -119,7 +124,7 @@ static void put(const Context* c)
  * first one. */
 void cp_children_add(const Context* c)
 {
-   UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS;
+   UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS, hash = key_hash(c);
    if (4 * (n_entries + 1) > 3 * capacity) {
       void* old_allocated = allocated;
       const Bucket* old = buckets;
@@ -127,14 +132,15 @@ void cp_children_add(const Context* c)
       UInt k;
       make_buckets(2 * old_n);
       for (b = 0; b < old_n; b++)
-         for (k = 0; k < BUCKET_SLOTS && old[b].id[k]; k++)
-            put(cp_context_at(old[b].id[k]));
+         for (k = 0; k < BUCKET_SLOTS && old[b].id[k]; k++) {
+            const Context* moved = cp_context_at(old[b].id[k]);
+            put(moved, key_hash(moved));
+         }
       VG_(free)(old_allocated);
    }
-   put(c);
+   put(c, hash);
    n_entries++;
-   remember(recent_slot(cp_children_hash(c->parent_id, c->site_id, c->fn_id)),
-            (Context*)c);
+   remember(recent_slot(hash), c);
 }
 
 ULong cp_children_bytes(void)
