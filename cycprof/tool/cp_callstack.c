@@ -278,10 +278,11 @@ static void replace_top(ThreadStack* t, Frame* top, Addr fn)
       ctx = site->then_ctx;
       trampoline = site->then_trampoline;
    } else {
-      ctx = site ? cp_context_enter_ids(parent, site->site_id,
-                                        cp_intern(&cp_context_fns, fn),
-                                        CtxCall)
-                 : cp_context_enter(parent, top->callsite, fn, CtxCall);
+      /* A frame a call pushed has its call site interned already. */
+      UInt site_id = site ? site->site_id
+                          : cp_intern(&cp_context_sites, top->callsite);
+      ctx = cp_context_enter_ids(parent, site_id,
+                                 cp_intern(&cp_context_fns, fn), CtxCall);
       trampoline = cp_is_trampoline(fn);
       if (site_knows) {
          site->then_fn = fn;
