@@ -20,9 +20,15 @@
 /* Exported by the core but missing from the tool headers of 3.19. */
 extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar** buf);
 
+/* Direct-mapped: the addresses of a superblock come in a row, and mostly
+ * from one function and file. */
+#define CP_FUNCTION_MEMO_SLOTS 4096
+
 void cp_functiontable_init(FunctionTable* t)
 {
    t->fn_keys = cp_strtab_new();
+   t->memo = VG_(calloc)("cp.loc.memo", CP_FUNCTION_MEMO_SLOTS,
+                         sizeof(FunctionMemo));
    t->fn_capacity = 1024;
    t->system_names = VG_(calloc)("cp.loc.sys", t->fn_capacity, sizeof(HChar*));
    t->start_lines = VG_(calloc)("cp.loc.start", t->fn_capacity, sizeof(UInt));
@@ -35,6 +41,7 @@ void cp_functiontable_free(FunctionTable* t)
       if (t->system_names[i]) VG_(free)(t->system_names[i]);
    VG_(free)(t->system_names);
    VG_(free)(t->start_lines);
+   VG_(free)(t->memo);
    cp_strtab_free(t->fn_keys);
 }
 
@@ -99,6 +106,31 @@ static void note_real_function(FunctionTable* t, UInt id, Addr a)
       t->start_lines[id] = line;
 }
 
+/* The function id of the symbol at a with source file `file`.  The raw
+ * name identifies the symbol without demangling it: demangling every
+ * address of a C++ program's functions took a quarter of the time spent
+ * describing them (cc1plus).  Code without a symbol is looked up each
+ * time, as before. */
+static UInt plain_function_id(FunctionTable* t, DiEpoch ep, Addr a,
+                              const HChar* file)
+{
+   const HChar *raw, *name;
+   FunctionMemo* m;
+   if (!VG_(get_fnname_raw)(ep, a, &raw)) {
+      if (!VG_(get_fnname)(ep, a, &name)) name = "???";
+      return function_id(t, name, file);
+   }
+   m = &t->memo[cp_hash_word((UWord)raw ^ ((UWord)file << 1))
+                & (CP_FUNCTION_MEMO_SLOTS - 1)];
+   if (m->fn == 0 || m->raw_name != raw || m->file != file) {
+      if (!VG_(get_fnname)(ep, a, &name)) name = "???";
+      m->raw_name = raw;
+      m->file = file;
+      m->fn = function_id(t, name, file);
+   }
+   return m->fn;
+}
+
 /* One level from the symbol and line tables: what VG_(describe_IP)
  * prints for an address without inline info, without formatting the text
  * and parsing it back (measured on python3: 179,000 addresses, 96% of
@@ -106,14 +138,13 @@ static void note_real_function(FunctionTable* t, UInt id, Addr a)
 static void describe_plain(FunctionTable* t, DiEpoch ep, Addr a,
                            InlineLevel* level)
 {
-   const HChar *name, *file, *dir;
+   const HChar *file, *dir;
    UInt line = 0;
-   if (!VG_(get_fnname)(ep, a, &name)) name = "???";
    if (!VG_(get_filename_linenum)(ep, a, &file, &dir, &line)) {
       file = "";
       line = 0;
    }
-   level->fn = function_id(t, name, file);
+   level->fn = plain_function_id(t, ep, a, file);
    level->line = line;
    note_real_function(t, level->fn, a);
 }
@@ -164,6 +195,7 @@ void cp_locset_init(LocationSet* s, Bool by_line)
    cp_keymap_init(&s->ids, 4096);
    cp_addrmap_init(&s->name_index, 64);
    cp_addrmap_init(&s->renamed, 256);
+   cp_addrmap_init(&s->line_ids, 1024);
    if (by_line) s->keys = cp_strtab_new();
    cp_functiontable_init(&s->functions);
 }
@@ -176,6 +208,7 @@ void cp_locset_free(LocationSet* s)
    cp_keymap_free(&s->ids);
    cp_addrmap_free(&s->name_index);
    cp_addrmap_free(&s->renamed);
+   cp_addrmap_free(&s->line_ids);
 }
 
 /* The identity of a location by line: its object and its inline chain.
@@ -192,19 +225,44 @@ static void line_key(HChar* key, SizeT size, Addr a,
                             levels[k].fn, levels[k].line);
 }
 
+/* A one-level line key (object, function, line) packed in a word, or 0
+ * when a field does not fit: a million addresses then skip formatting
+ * and interning their text key. */
+static UWord packed_line_key(Addr a, const InlineLevel* levels, UInt n)
+{
+   Int obj;
+   if (n != 1 || CP_IS_PSEUDO(a) || levels[0].fn >= (1u << 24)
+       || levels[0].line >= (1u << 24))
+      return 0;
+   obj = cp_object_index_of(a);
+   if (obj < 0 || obj >= (1 << 15)) return 0;
+   return ((UWord)1 << 63) | ((UWord)obj << 48)
+          | ((UWord)levels[0].fn << 24) | levels[0].line;
+}
+
+/* The id by line: the text key's id in s->keys, which hands out the ids
+ * in order of first appearance. */
+static UInt line_location_id(LocationSet* s, Addr a,
+                             const InlineLevel* levels, UInt n)
+{
+   HChar key[CP_MAX_INLINE_LEVELS * 24 + 16];
+   UWord packed = packed_line_key(a, levels, n);
+   UWord* known = packed ? cp_addrmap_find(&s->line_ids, packed) : NULL;
+   UInt id;
+   if (known) return *known;
+   line_key(key, sizeof key, a, levels, n);
+   id = cp_strtab_intern(s->keys, key);
+   if (packed) cp_addrmap_put(&s->line_ids, packed, id);
+   return id;
+}
+
 /* The id of the location with these levels at a (by line: shared with
  * the other addresses of the same object and inline chain). */
 static UInt location_with(LocationSet* s, Addr a, const InlineLevel* levels,
                           UInt n, Bool unnamed)
 {
-   UInt id;
-   if (s->by_line) {
-      HChar key[CP_MAX_INLINE_LEVELS * 24 + 16];
-      line_key(key, sizeof key, a, levels, n);
-      id = cp_strtab_intern(s->keys, key);
-   } else {
-      id = s->n_locations + 1;
-   }
+   UInt id = s->by_line ? line_location_id(s, a, levels, n)
+                        : s->n_locations + 1;
    if (id <= s->n_locations) {
       /* Another address of the same line: keep the lowest, so the
        * location's address does not depend on the order of discovery. */

@@ -23,8 +23,19 @@ typedef struct {
    InlineLevel* levels;
 } Location;
 
+/* A symbol's raw name and a source file, as the debug info hands them
+ * out (pointers that stay put while the dump is written), and their
+ * function id: the demangled name is then not made again for every
+ * address of the function. */
+typedef struct {
+   const HChar* raw_name;
+   const HChar* file;
+   UInt         fn;
+} FunctionMemo;
+
 typedef struct {
    StrTab*      fn_keys;        /* "name\tfile" -> function id */
+   FunctionMemo* memo;          /* [CP_FUNCTION_MEMO_SLOTS] */
    HChar**      system_names;   /* [fn id], NULL: same as name */
    UInt*        start_lines;    /* [fn id] */
    UInt         fn_capacity;
@@ -38,6 +49,7 @@ typedef struct {
    Bool          by_line;
    KeyMap        ids;           /* address -> location id */
    StrTab*       keys;          /* by line: "obj fn:line,..." -> id */
+   AddrMap       line_ids;      /* by line: the same, for one level */
    Location*     locations;     /* [id - 1] */
    UInt          n_locations, capacity;
    UInt          n_addrs;       /* addresses described */
