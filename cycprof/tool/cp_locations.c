@@ -17,9 +17,6 @@
 #include "cp_srcpos.h"
 #include "cp_types.h"
 
-/* Exported by the core but missing from the tool headers of 3.19. */
-extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar** buf);
-
 /* Direct-mapped: the addresses of a superblock come in a row, and mostly
  * from one function and file. */
 #define CP_FUNCTION_MEMO_SLOTS 4096

@@ -19,7 +19,10 @@ const HChar* cp_pseudo_name(Addr a)
 /* The debug info hands out object, directory and file names as pointers
  * into its own tables, which stay put: remembering the id per pointer
  * saves joining and hashing the same strings hundreds of thousands of
- * times at exit.  Direct-mapped, tied to one string table. */
+ * times at exit.  So does a symbol's raw (mangled) name, which identifies
+ * the function without demangling it again for each of its addresses
+ * (cc1plus: most of the time spent naming a million addresses).
+ * Direct-mapped, tied to one string table. */
 #define NAME_CACHE_SIZE 4096
 
 typedef struct {
@@ -28,13 +31,27 @@ typedef struct {
    UInt         id;
 } CachedName;
 
-static CachedName name_cache[NAME_CACHE_SIZE];
-static const StrTab* name_cache_table;
+typedef struct {
+   const HChar* raw_name;
+   UInt         id;
+} CachedFunction;
+
+static CachedName     name_cache[NAME_CACHE_SIZE];
+static CachedFunction function_cache[NAME_CACHE_SIZE];
+static const StrTab*  name_cache_table;
 
 /* A later dump's table may get a freed one's address. */
 void cp_srcpos_forget(void)
 {
    name_cache_table = NULL;
+}
+
+static void caches_for(const StrTab* names)
+{
+   if (name_cache_table == names) return;
+   VG_(memset)(name_cache, 0, sizeof name_cache);
+   VG_(memset)(function_cache, 0, sizeof function_cache);
+   name_cache_table = names;
 }
 
 static UInt cached_intern(StrTab* names, const HChar* dir, const HChar* file)
@@ -43,10 +60,7 @@ static UInt cached_intern(StrTab* names, const HChar* dir, const HChar* file)
              & (NAME_CACHE_SIZE - 1);
    CachedName* c = &name_cache[h];
    HChar path[4096];
-   if (name_cache_table != names) {
-      VG_(memset)(name_cache, 0, sizeof name_cache);
-      name_cache_table = names;
-   }
+   caches_for(names);
    if (c->id && c->dir == dir && c->file == file) return c->id;
    if (dir && dir[0]) {
       VG_(snprintf)(path, sizeof path, "%s/%s", dir, file);
@@ -59,10 +73,28 @@ static UInt cached_intern(StrTab* names, const HChar* dir, const HChar* file)
    return c->id;
 }
 
+/* The demangled name comes from a reused buffer: it is interned at once,
+ * and only its id kept. */
+static UInt function_name_id(StrTab* names, DiEpoch ep, Addr a)
+{
+   const HChar *raw, *fn;
+   CachedFunction* c;
+   if (!VG_(get_fnname_raw)(ep, a, &raw))
+      return cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn)
+                                     ? fn : CP_UNKNOWN_NAME);
+   caches_for(names);
+   c = &function_cache[cp_hash_word((UWord)raw) & (NAME_CACHE_SIZE - 1)];
+   if (c->id && c->raw_name == raw) return c->id;
+   c->id = cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn)
+                                   ? fn : CP_UNKNOWN_NAME);
+   c->raw_name = raw;
+   return c->id;
+}
+
 SrcPos cp_srcpos_of(StrTab* names, Addr a)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
-   const HChar *obj, *file, *dir, *fn;
+   const HChar *obj, *file, *dir;
    SrcPos p;
    p.line = 0;
    if (CP_IS_PSEUDO(a)) {
@@ -78,8 +110,6 @@ SrcPos cp_srcpos_of(StrTab* names, Addr a)
       p.file = cached_intern(names, dir, file);
    else
       p.file = cp_strtab_intern(names, CP_UNKNOWN_NAME);
-   /* Function names may come from a reused demangling buffer: no cache. */
-   p.fn = cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn)
-                                  ? fn : CP_UNKNOWN_NAME);
+   p.fn = function_name_id(names, ep, a);
    return p;
 }

@@ -4,7 +4,13 @@
 #define CP_SRCPOS_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
 #include "cp_strtab.h"
+
+/* Exported by the core but missing from the tool headers of 3.19: the
+ * symbol's name as the object file has it (no demangling), a pointer
+ * into the debug info's tables that stays put. */
+extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar** buf);
 
 typedef struct {
    UInt obj;    /* string ids in the table given to cp_srcpos_of */
