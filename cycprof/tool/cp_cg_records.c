@@ -158,6 +158,11 @@ typedef struct {
    /* SomeUnnamed: all its code without a symbol is of one object, so
     * in one context it all gets one name. */
    Bool           one_unnamed_object;
+   /* SomeUnnamed: its first instruction without a symbol, and whether
+    * that one has the lowest address of them all (one object, none
+    * below it): then a run that reaches it has it as its lowest. */
+   UInt           first_unnamed;
+   Bool           first_is_lowest;
    SrcPos*        instr_pos;   /* [n_instrs], unless OneFunction */
 } SuperblockFunction;
 
@@ -196,12 +201,21 @@ static void collect_self_costs(Naming* nm, RecordList* l,
       info->function = at[0];
       if (info->kind == SomeUnnamed) {
          UInt obj = 0;
+         Addr first = 0;
          info->one_unnamed_object = True;
+         info->first_is_lowest = True;
          for (i = 0; i < sb->n_instrs; i++) {
             if (cp_naming_has_symbol(nm, at[i])) continue;
             if (obj && at[i].obj + 1 != obj) info->one_unnamed_object = False;
+            if (!obj) {
+               info->first_unnamed = i;
+               first = cp_sb_instr_addr(sb, i);
+            } else if (cp_sb_instr_addr(sb, i) < first) {
+               info->first_is_lowest = False;
+            }
             obj = at[i].obj + 1;
          }
+         if (!info->one_unnamed_object) info->first_is_lowest = False;
       }
       /* Kept for the per-context pass, which looks at each instruction
        * of these superblocks once per context. */
@@ -225,6 +239,13 @@ static void find_unnamed_bases(const Naming* nm, const RanBlocks* ran,
       const SuperblockFunction* info = &sb_fn[sb->id];
       ULong per_instr[CP_MAX_SB_INSTRS];
       if (info->kind != SomeUnnamed) continue;
+      /* What ran is a prefix: the cheap case needs only its length. */
+      if (info->first_is_lowest) {
+         if (cp_ran_prefix(sb, counts) > info->first_unnamed)
+            cp_unnamed_note(b, info->instr_pos[info->first_unnamed].obj,
+                            cp_sb_instr_addr(sb, info->first_unnamed));
+         continue;
+      }
       cp_instr_counts(sb, counts, per_instr);
       for (i = 0; i < sb->n_instrs; i++)
          if (per_instr[i] && !cp_naming_has_symbol(nm, info->instr_pos[i]))
