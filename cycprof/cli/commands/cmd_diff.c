@@ -72,11 +72,10 @@ static int parse(int argc, char **argv, opts_t *o)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
             return 1;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--top", "-n", &v))) {
-            if (r < 0 || cu_parse_u64(v, &o->top) < 0) {
-                cu_err("diff", "--top needs a number, got '%s'", r < 0 ? "" : v);
+        } else if ((r = cu_opt_u64(argc, argv, &i, "diff", "--top", "-n",
+                                   "a number", &o->top))) {
+            if (r < 0)
                 return -1;
-            }
         } else if ((r = cu_opt_value(argc, argv, &i, "--sort", NULL, &v))) {
             if (r < 0 || strchr(v, ',')) {
                 cu_err("diff", "--sort needs one event name");
@@ -89,25 +88,19 @@ static int parse(int argc, char **argv, opts_t *o)
                        "got '%s'", r < 0 ? "" : v);
                 return -1;
             }
-        } else if ((r = cu_opt_value(argc, argv, &i, "--threshold", NULL, &v))) {
-            if (r < 0 || cu_parse_pct(v, &o->threshold) < 0) {
-                cu_err("diff", "--threshold needs a percentage, got '%s'",
-                       r < 0 ? "" : v);
+        } else if ((r = cu_opt_pct(argc, argv, &i, "diff", "--threshold",
+                                   "a percentage", HUGE_VAL, &o->threshold))) {
+            if (r < 0)
                 return -1;
-            }
-        } else if ((r = cu_opt_value(argc, argv, &i, "--fail-above", NULL, &v))) {
-            if (r < 0 || cu_parse_pct(v, &o->fail_above) < 0) {
-                cu_err("diff", "--fail-above needs a percentage, got '%s'",
-                       r < 0 ? "" : v);
+        } else if ((r = cu_opt_pct(argc, argv, &i, "diff", "--fail-above",
+                                   "a percentage", HUGE_VAL, &o->fail_above))) {
+            if (r < 0)
                 return -1;
-            }
             o->have_fail = 1;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--min-change", NULL, &v))) {
-            if (r < 0 || cu_parse_u64(v, &o->min_change) < 0) {
-                cu_err("diff", "--min-change needs a number of events, got "
-                       "'%s'", r < 0 ? "" : v);
+        } else if ((r = cu_opt_u64(argc, argv, &i, "diff", "--min-change", NULL,
+                                   "a number of events", &o->min_change))) {
+            if (r < 0)
                 return -1;
-            }
         } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
             if ((o->json = rc_parse_format("diff", r, v)) < 0)
                 return -1;

@@ -66,11 +66,10 @@ static int parse(int argc, char **argv, opts_t *o)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
             return 1;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--top", "-n", &v))) {
-            if (r < 0 || cu_parse_u64(v, &o->top) < 0) {
-                cu_err("report", "--top needs a number, got '%s'", r < 0 ? "" : v);
+        } else if ((r = cu_opt_u64(argc, argv, &i, "report", "--top", "-n",
+                                   "a number", &o->top))) {
+            if (r < 0)
                 return -1;
-            }
         } else if ((r = cu_opt_value(argc, argv, &i, "--sort", NULL, &v))) {
             if (r < 0) {
                 cu_err("report", "--sort needs an event list");
@@ -85,13 +84,11 @@ static int parse(int argc, char **argv, opts_t *o)
                        "or stack, got '%s'", r < 0 ? "" : v);
                 return -1;
             }
-        } else if ((r = cu_opt_value(argc, argv, &i, "--threshold", NULL, &v))) {
-            if (r < 0 || cu_parse_pct(v, &o->threshold) < 0 ||
-                o->threshold > 100) {
-                cu_err("report", "--threshold needs a percentage 0-100, got "
-                       "'%s'", r < 0 ? "" : v);
+        } else if ((r = cu_opt_pct(argc, argv, &i, "report", "--threshold",
+                                   "a percentage 0-100", 100,
+                                   &o->threshold))) {
+            if (r < 0)
                 return -1;
-            }
         } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
             if ((o->json = rc_parse_format("report", r, v)) < 0)
                 return -1;

@@ -275,6 +275,31 @@ int cu_opt_value(int argc, char **argv, int *i, const char *lname,
     return 0;
 }
 
+int cu_opt_u64(int argc, char **argv, int *i, const char *cmd,
+               const char *lname, const char *sname, const char *what,
+               uint64_t *out)
+{
+    const char *v;
+    int r = cu_opt_value(argc, argv, i, lname, sname, &v);
+    if (r > 0 && cu_parse_u64(v, out) == 0)
+        return 1;
+    if (r != 0)
+        cu_err(cmd, "%s needs %s, got '%s'", lname, what, r < 0 ? "" : v);
+    return r == 0 ? 0 : -1;
+}
+
+int cu_opt_pct(int argc, char **argv, int *i, const char *cmd,
+               const char *lname, const char *what, double max, double *out)
+{
+    const char *v;
+    int r = cu_opt_value(argc, argv, i, lname, NULL, &v);
+    if (r > 0 && cu_parse_pct(v, out) == 0 && *out <= max)
+        return 1;
+    if (r != 0)
+        cu_err(cmd, "%s needs %s, got '%s'", lname, what, r < 0 ? "" : v);
+    return r == 0 ? 0 : -1;
+}
+
 int cu_opt_flag(const char *arg, const char *lname, int *flag)
 {
     size_t ln = strlen(lname);

@@ -78,6 +78,15 @@ int cu_ends_with(const char *s, const char *suffix);
 int cu_opt_value(int argc, char **argv, int *i, const char *lname,
                  const char *sname, const char **val);
 
+/* A value option holding a whole number, or a percentage of at most max
+ * (cu_parse_pct's forms): returns 0 when argv[*i] is not lname/sname, 1
+ * when *out is set, -1 after saying "cmd: LNAME needs WHAT, got 'V'". */
+int cu_opt_u64(int argc, char **argv, int *i, const char *cmd,
+               const char *lname, const char *sname, const char *what,
+               uint64_t *out);
+int cu_opt_pct(int argc, char **argv, int *i, const char *cmd,
+               const char *lname, const char *what, double max, double *out);
+
 /* Match a yes/no flag: "--name" or "--name=yes" sets *flag to 1,
  * "--name=no" to 0.  Returns 1 on a match, else 0. */
 int cu_opt_flag(const char *arg, const char *lname, int *flag);
