@@ -420,15 +420,11 @@ Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
    UInt p = *pos;
    while (p < dense_end && !dense[p]) p++;
    if (p < dense_end) {
-      /* The superblock's counters are the run of positions around p
-       * with its index: a few words beside p, where its record may be
-       * far away. */
-      UInt i = o->sb_at[p], first = p, end = p + 1;
-      while (first > 0 && o->sb_at[first - 1] == i) first--;
-      while (end < o->n_counters && o->sb_at[end] == i) end++;
+      UInt first, end;
+      cp_owner_run(o, p, &first, &end);
       /* Counters past dense_len were never published for ctx: zero. */
       tl_assert(end <= dense_len);
-      *sb = cp_sbinfo_at(i);
+      *sb = cp_sbinfo_at(o->sb_at[p]);
       __builtin_prefetch(*sb);
       *counts = dense + first;
       *pos = end;

@@ -115,7 +115,7 @@ typedef struct {
 
 static void owner_exits_init(OwnerExits* e, const SuperblockRuns* r)
 {
-   UInt n = cp_owner_count(), o, pos, start = 0, all = 0;
+   UInt n = cp_owner_count(), o, pos, first, end, k, all = 0;
    e->base = VG_(malloc)("cp.costs.base", (n + 1) * sizeof(UInt));
    for (o = 1; o <= n; o++) {
       e->base[o] = all;
@@ -127,12 +127,14 @@ static void owner_exits_init(OwnerExits* e, const SuperblockRuns* r)
       const Owner* ow = cp_owner(o);
       UInt* exit_at = e->exit_at + e->base[o];
       UShort* ninstrs = e->ninstrs + e->base[o];
-      for (pos = 0; pos < ow->n_counters; pos++) {
+      for (pos = 0; pos < ow->n_counters; pos = end) {
          UInt id = ow->sb_at[pos];
-         /* A superblock's counters are one run of positions. */
-         if (pos == 0 || id != ow->sb_at[pos - 1]) start = pos;
-         exit_at[pos] = r->first[id] + (pos - start);
-         ninstrs[pos] = cp_sb_exit_ninstrs(cp_sbinfo_at(id), pos - start);
+         const SBInfo* sb = cp_sbinfo_at(id);
+         cp_owner_run(ow, pos, &first, &end);
+         for (k = first; k < end; k++) {
+            exit_at[k] = r->first[id] + (k - first);
+            ninstrs[k] = cp_sb_exit_ninstrs(sb, k - first);
+         }
       }
    }
 }

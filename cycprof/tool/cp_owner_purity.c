@@ -25,13 +25,10 @@ void cp_purity_free(OwnerPurity* p)
 
 static Bool all_of(const OwnerPurity* p, const Owner* o, ULong frame_fn)
 {
-   UInt pos, last = 0;
-   for (pos = 0; pos < o->n_counters; pos++) {
-      UInt id = o->sb_at[pos];
-      /* A superblock's counters are one run of positions. */
-      if (pos > 0 && id == last) continue;
-      last = id;
-      if (!p->of(id, frame_fn, p->opaque)) return False;
+   UInt pos, first, end;
+   for (pos = 0; pos < o->n_counters; pos = end) {
+      cp_owner_run(o, pos, &first, &end);
+      if (!p->of(o->sb_at[pos], frame_fn, p->opaque)) return False;
    }
    return True;
 }

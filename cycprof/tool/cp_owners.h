@@ -25,6 +25,19 @@ typedef struct {
    UInt    typical_len;
 } Owner;
 
+/* The run of positions [*first, *end) that holds pos: its superblock's
+ * counters.  Read from sb_at alone, a few words beside pos, where the
+ * superblock's record may lie far away. */
+static inline void cp_owner_run(const Owner* o, UInt pos, UInt* first,
+                                UInt* end)
+{
+   UInt id = o->sb_at[pos], f = pos, e = pos + 1;
+   while (f > 0 && o->sb_at[f - 1] == id) f--;
+   while (e < o->n_counters && o->sb_at[e] == id) e++;
+   *first = f;
+   *end = e;
+}
+
 /* A context's dense_len has 24 bits (cp_types.h).  Superblocks that
  * would take a function past that get an owner of their own, which no
  * frame uses: they count through the contexts' cost-center tables. */
