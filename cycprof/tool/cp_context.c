@@ -286,7 +286,8 @@ static ForeignTable* foreign_of(const Context* ctx)
 
 static ForeignTable* new_foreign_table(Context* ctx)
 {
-   if (!foreign_index.keys) cp_addrmap_init(&foreign_index, 1024);
+   if (!cp_addrmap_ready(&foreign_index))
+      cp_addrmap_init(&foreign_index, 1024);
    foreign_tables = cp_room_for_one("cp.ctx.foreign", foreign_tables,
                                     n_foreign, &foreign_capacity,
                                     sizeof(ForeignTable), 1024);

@@ -297,7 +297,7 @@ UInt cp_locset_id(LocationSet* s, Addr a)
    InlineLevel levels[CP_MAX_INLINE_LEVELS];
    Bool inlined;
    UInt n;
-   tl_assert(s->ids.keys != NULL);   /* not after forget_addresses */
+   tl_assert(cp_keymap_ready(&s->ids));   /* not after forget_addresses */
    known = cp_keymap_slot(&s->ids, a, &added);
    if (!added) return *known;
    n = cp_location_describe(&s->functions, a, levels, &inlined);

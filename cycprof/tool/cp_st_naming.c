@@ -19,7 +19,8 @@ UWord cp_st_debug_object(Addr a)
    UWord h = 14695981039346656037ULL;
    UWord* known;
    /* Mappings start and end on page boundaries: one lookup per page. */
-   if (!object_of_page.keys) cp_addrmap_init(&object_of_page, 1024);
+   if (!cp_addrmap_ready(&object_of_page))
+      cp_addrmap_init(&object_of_page, 1024);
    known = cp_addrmap_find(&object_of_page, (a >> 12) + 1);
    if (known) return *known;
    if (VG_(get_objname)(VG_(current_DiEpoch)(), a, &name)) {
