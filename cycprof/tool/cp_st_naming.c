@@ -2,6 +2,7 @@
  * code without a symbol (cp_st_naming.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
@@ -84,7 +85,11 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
          loc[i] = cp_locset_id(s, cp_sb_instr_addr(sb, i));
       note_unnamed_code(s, sb, loc, &sl->facts[k]);
    }
-   cp_addrmap_init(&sl->frames, 1024);
+   /* Contexts name their frame's function by an interned id: a table
+    * by id, not a hash map, for the 4 M contexts of a compiler. */
+   sl->n_fn_ids = cp_context_fns.n;
+   sl->frame_of_fn = VG_(calloc)("cp.st.frameof", sl->n_fn_ids + 1,
+                                 sizeof(UInt));
 }
 
 void cp_st_free(SuperblockLocations* sl)
@@ -96,22 +101,27 @@ void cp_st_free(SuperblockLocations* sl)
    VG_(free)(sl->named_as);
    VG_(free)(sl->all_named_as);
    VG_(free)(sl->frame);
-   cp_addrmap_free(&sl->frames);
+   VG_(free)(sl->frame_of_fn);
 }
 
-FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl, Addr fn)
+FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl,
+                       const Context* c)
 {
-   UWord* known = cp_addrmap_find(&sl->frames, fn + 1);
+   UInt* known;
+   Addr fn;
    FrameFacts f;
-   if (known) return sl->frame[*known];
+   tl_assert(c->fn_id <= sl->n_fn_ids);
+   known = &sl->frame_of_fn[c->fn_id];
+   if (*known) return sl->frame[*known - 1];
+   fn = cp_context_fn(c);
    f.base = cp_locset_id(s, fn);
    f.entry = cp_locset_id_as(s, fn, fn);
    f.unnamed = cp_locset_unnamed(s, f.base);
    f.obj = cp_st_debug_object(fn);
    sl->frame = cp_room_for_one("cp.st.frames", sl->frame, sl->n_frames,
                                &sl->frames_capacity, sizeof(FrameFacts), 1024);
-   sl->frame[sl->n_frames] = f;
-   cp_addrmap_put(&sl->frames, fn + 1, sl->n_frames++);
+   sl->frame[sl->n_frames++] = f;
+   *known = sl->n_frames;
    return f;
 }
 
@@ -156,7 +166,7 @@ static Addr naming_address(LocationSet* s, SuperblockLocations* sl,
                            const UnnamedBases* b)
 {
    if (c->kind == CtxCall) {
-      FrameFacts frame = cp_st_frame(s, sl, cp_context_fn(c));
+      FrameFacts frame = cp_st_frame(s, sl, c);
       if (frame.unnamed && frame.obj == obj) return cp_context_fn(c);
    }
    return b ? cp_unnamed_lowest(b, obj) : a;

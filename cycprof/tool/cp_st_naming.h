@@ -42,7 +42,9 @@ typedef struct {
     * below n_ran are named under (0: not known to be one). */
    UInt*            all_named_as;
    SuperblockFacts* facts;     /* [n_sbs] */
-   AddrMap          frames;    /* 1 + frame function -> index in frame */
+   /* [interned function id]: 1 + index in frame, 0 not known yet */
+   UInt*            frame_of_fn;
+   UInt             n_fn_ids;
    struct FrameFacts* frame;
    UInt             n_frames, frames_capacity;
 } SuperblockLocations;
@@ -57,17 +59,18 @@ void cp_st_free(SuperblockLocations* sl);
  * the name, 0 for none. */
 UWord cp_st_debug_object(Addr a);
 
-/* A frame's function, once per function: the location of its entry
- * (named like its code), the entry's own location, and whether that has
- * no symbol, with its object.  The first call for a function creates its
- * locations in the order the dump has always created them. */
+/* The function of c's frame, once per function: the location of its
+ * entry (named like its code), the entry's own location, and whether that
+ * has no symbol, with its object.  The first call for a function creates
+ * its locations in the order the dump has always created them. */
 typedef struct FrameFacts {
    UInt  entry;      /* the frame's location: its entry, named */
    UInt  base;       /* the entry address's own location */
    Bool  unnamed;
    UWord obj;
 } FrameFacts;
-FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl, Addr fn);
+FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl,
+                       const Context* c);
 
 /* c's cost centers (when r is not NULL) and its unnamed bases in one walk
  * of its counters.  Code without a symbol is named after the entry of its

@@ -37,7 +37,7 @@ static Bool adds_frame(const Context* c)
 static UInt frame_location(LocationSet* s, SuperblockLocations* sl,
                            const Context* c)
 {
-   return cp_st_frame(s, sl, cp_context_fn(c)).entry;
+   return cp_st_frame(s, sl, c).entry;
 }
 
 /* Call sites and frame entries are locations too, and all are written
@@ -270,7 +270,7 @@ static UInt base_function(const LocationSet* s, UInt loc, Addr a)
 static UInt frame_base_function(LocationSet* s, SuperblockLocations* sl,
                                 const Context* c)
 {
-   FrameFacts f = cp_st_frame(s, sl, cp_context_fn(c));
+   FrameFacts f = cp_st_frame(s, sl, c);
    return f.unnamed ? unnamed_function(f.obj)
                     : location_function(s, f.base);
 }
