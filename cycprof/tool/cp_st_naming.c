@@ -90,6 +90,9 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
    sl->n_fn_ids = cp_context_fns.n;
    sl->frame_of_fn = VG_(calloc)("cp.st.frameof", sl->n_fn_ids + 1,
                                  sizeof(UInt));
+   sl->n_site_ids = cp_context_sites.n;
+   sl->site_location = VG_(calloc)("cp.st.siteloc", sl->n_site_ids + 1,
+                                   sizeof(UInt));
 }
 
 void cp_st_free(SuperblockLocations* sl)
@@ -102,6 +105,7 @@ void cp_st_free(SuperblockLocations* sl)
    VG_(free)(sl->all_named_as);
    VG_(free)(sl->frame);
    VG_(free)(sl->frame_of_fn);
+   VG_(free)(sl->site_location);
 }
 
 FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl,
@@ -123,6 +127,16 @@ FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl,
    sl->frame[sl->n_frames++] = f;
    *known = sl->n_frames;
    return f;
+}
+
+UInt cp_st_callsite_base(LocationSet* s, SuperblockLocations* sl,
+                         const Context* c)
+{
+   UInt* known;
+   tl_assert(c->site_id <= sl->n_site_ids);
+   known = &sl->site_location[c->site_id];
+   if (!*known) *known = cp_locset_id(s, cp_context_callsite(c));
+   return *known;
 }
 
 /* Notes the unnamed code of one of c's cost centers in b. */

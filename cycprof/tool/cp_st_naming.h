@@ -45,6 +45,9 @@ typedef struct {
    /* [interned function id]: 1 + index in frame, 0 not known yet */
    UInt*            frame_of_fn;
    UInt             n_fn_ids;
+   /* [interned call site id]: its address's own location, 0 not known */
+   UInt*            site_location;
+   UInt             n_site_ids;
    struct FrameFacts* frame;
    UInt             n_frames, frames_capacity;
 } SuperblockLocations;
@@ -71,6 +74,11 @@ typedef struct FrameFacts {
 } FrameFacts;
 FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl,
                        const Context* c);
+
+/* The own location of the call site c was entered from (cp_locset_id of
+ * its address), once per call site. */
+UInt cp_st_callsite_base(LocationSet* s, SuperblockLocations* sl,
+                         const Context* c);
 
 /* c's cost centers (when r is not NULL) and its unnamed bases in one walk
  * of its counters.  Code without a symbol is named after the entry of its

@@ -320,7 +320,7 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
 {
    const Context* p = cp_context_parent(c);
    Addr callsite = cp_context_callsite(c);
-   UInt base = cp_locset_id(s, callsite);
+   UInt base = cp_st_callsite_base(s, sl, c);
    if (p->kind == CtxRoot)
       return cp_st_code_location(s, sl, p, callsite, base, parent_bases);
    if (base_function(s, base, callsite) == frame_base_function(s, sl, p))
