@@ -9,10 +9,9 @@
  * to its stack.  Its totals at exit equal lackey's in the same
  * environment, which shows it does all the counting.
  *   --floor=stack|count|both   which half to do (default both)
- *   --floor=trace   the stack, and instead of counting, append a word per
- *                   exit taken, call and pop to a buffer that is then
- *                   dropped: what the run of a design that left the
- *                   contexts to another core would cost at least
+ *   --floor=trace|trace-bits   the stack, and instead of counting, what
+ *                   a design that left the contexts to another core would
+ *                   record (trace.h)
  * amd64 only: the SP rule assumes calls push their return address. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -22,36 +21,14 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "floor_ir.h"
+#include "trace.h"
 
 #if !defined(VGA_amd64)
 #error "cpfloor: amd64 only"
 #endif
 
-static Bool keep_stack = True, count_instrs = True, trace = False;
-
-/* --- trace mode -------------------------------------------------------- */
-
-/* A superblock checks for room once, so that its exits need not: it
- * writes at most one word per exit. */
-#define TRACE_WORDS (1u << 20)
-#define TRACE_ROOM  (TRACE_WORDS - 4096)
-static UInt* trace_buf;
-static ULong trace_pos, trace_flushes, trace_words;
-static UInt n_superblocks;
-
-/* A consumer would take the buffer here; there is none. */
-static VG_REGPARM(0) void trace_flush(void)
-{
-   trace_words += trace_pos;
-   trace_pos = 0;
-   trace_flushes++;
-}
-
-static void trace_event(UInt word)
-{
-   if (trace_pos >= TRACE_ROOM) trace_flush();
-   trace_buf[trace_pos++] = word;
-}
+static Bool keep_stack = True, count_instrs = True;
 
 /* --- the shadow stack ------------------------------------------------- */
 
@@ -68,7 +45,7 @@ static VG_REGPARM(2) void on_call(Addr target, ULong sp)
       frames[depth].sp = sp;
    }
    depth++;
-   if (trace) trace_event(0x80000000u | (UInt)target);
+   trace_call(target);
    if (depth > max_depth) max_depth = depth;
    top_sp = sp;
    calls++;
@@ -79,7 +56,7 @@ static VG_REGPARM(1) void on_sp_rise(ULong sp)
    while (depth > 0 && top_sp < sp) {
       depth--;
       pops++;
-      if (trace) trace_event(0xC0000000u);
+      trace_pop();
       top_sp = depth > 0 && depth <= MAX_DEPTH ? frames[depth - 1].sp
                                                : ~0ULL;
    }
@@ -127,82 +104,19 @@ static void set_instrs(UInt first, UInt k, UInt n_instrs)
 
 /* --- IR --------------------------------------------------------------- */
 
-static IRExpr* new_tmp(IRSB* out, IRType ty, IRExpr* e)
-{
-   IRTemp t = newIRTemp(out->tyenv, ty);
-   addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-   return IRExpr_RdTmp(t);
-}
-
 /* *slot += taken (an Ity_I1), or += 1 when taken is NULL: cycprof's code */
 static void count_exit(IRSB* out, ULong* slot, IRExpr* taken)
 {
-   IRExpr* where = mkIRExpr_HWord((HWord)slot);
-   IRExpr* old = new_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, where));
-   IRExpr* inc = taken
-      ? new_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, taken))
-      : IRExpr_Const(IRConst_U64(1));
-   IRExpr* sum = new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, inc));
-   addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, sum));
-}
-
-static IRExpr* load64(IRSB* out, const void* where)
-{
-   return new_tmp(out, Ity_I64,
-                  IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)where)));
-}
-
-/* trace_buf[trace_pos] = word; trace_pos += taken (or 1 when NULL) */
-static void trace_exit(IRSB* out, UInt word, IRExpr* taken)
-{
-   IRExpr* pos = load64(out, &trace_pos);
-   IRExpr* offset = new_tmp(out, Ity_I64,
-                            IRExpr_Binop(Iop_Shl64, pos,
-                                         IRExpr_Const(IRConst_U8(2))));
-   IRExpr* at = new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64,
-                                                   load64(out, &trace_buf),
-                                                   offset));
-   IRExpr* inc = taken
-      ? new_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, taken))
-      : IRExpr_Const(IRConst_U64(1));
-   addStmtToIRSB(out, IRStmt_Store(Iend_LE, at,
-                                   IRExpr_Const(IRConst_U32(word))));
-   addStmtToIRSB(out, IRStmt_Store(Iend_LE,
-                                   mkIRExpr_HWord((HWord)&trace_pos),
-                                   new_tmp(out, Ity_I64,
-                                           IRExpr_Binop(Iop_Add64, pos,
-                                                        inc))));
+   IRExpr* inc = taken ? fl_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, taken))
+                       : fl_word(1);
+   fl_store64(out, slot, fl_tmp(out, Ity_I64,
+                                IRExpr_Binop(Iop_Add64, fl_load64(out, slot),
+                                             inc)));
 }
 
 static IRExpr* get_sp(IRSB* out, const VexGuestLayout* layout)
 {
-   return new_tmp(out, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
-}
-
-static void call_if(IRSB* out, IRExpr* guard, Int regparms,
-                    const HChar* name, void* fn, IRExpr** args)
-{
-   IRDirty* d = unsafeIRDirty_0_N(regparms, name,
-                                  VG_(fnptr_to_fnentry)(fn), args);
-   if (guard) d->guard = guard;
-   addStmtToIRSB(out, IRStmt_Dirty(d));
-}
-
-static void trace_room(IRSB* out)
-{
-   IRExpr* full = new_tmp(out, Ity_I1,
-                          IRExpr_Binop(Iop_CmpLE64U,
-                                       IRExpr_Const(IRConst_U64(TRACE_ROOM)),
-                                       load64(out, &trace_pos)));
-   call_if(out, full, 0, "trace_flush", trace_flush, mkIRExprVec_0());
-}
-
-/* One counter, or one trace word, per exit group of the superblock. */
-static void count_or_trace(IRSB* out, ULong* counts, UInt sb, UInt group,
-                           IRExpr* taken)
-{
-   if (trace) trace_exit(out, sb << 8 | (group & 0xff), taken);
-   else count_exit(out, counts + group, taken);
+   return fl_tmp(out, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
 }
 
 static void track_stack(IRSB* out, const IRSB* in,
@@ -211,7 +125,7 @@ static void track_stack(IRSB* out, const IRSB* in,
    IRExpr* sp;
    IRExpr* top;
    if (in->jumpkind == Ijk_Call) {
-      call_if(out, NULL, 2, "on_call", on_call,
+      fl_call_if(out, NULL, 2, "on_call", on_call,
               mkIRExprVec_2(in->next, get_sp(out, layout)));
       return;
    }
@@ -219,10 +133,9 @@ static void track_stack(IRSB* out, const IRSB* in,
        && !(in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const))
       return;
    sp = get_sp(out, layout);
-   top = new_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                           mkIRExpr_HWord((HWord)&top_sp)));
-   call_if(out, new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, top, sp)),
-           1, "on_sp_rise", on_sp_rise, mkIRExprVec_1(sp));
+   top = fl_load64(out, &top_sp);
+   fl_call_if(out, fl_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, top, sp)),
+              1, "on_sp_rise", on_sp_rise, mkIRExprVec_1(sp));
 }
 
 static UInt count_exits(const IRSB* in)
@@ -241,10 +154,14 @@ static IRSB* fl_instrument(VgCallbackClosure* closure, IRSB* in,
 {
    IRSB* out = deepCopyIRSBExceptStmts(in);
    UInt i, n_instrs = 0, n_exits = 0, group = 0, group_instrs = 0, first = 0;
-   UInt sb = n_superblocks++;
    ULong* counts = NULL;
    (void)closure; (void)vge; (void)archinfo_host; (void)gWordTy; (void)hWordTy;
 
+   if (trace_mode != TraceNone) {
+      trace_superblock(out, in);
+      if (keep_stack) track_stack(out, in, layout);
+      return out;
+   }
    if (count_instrs) {
       /* One counter per group of exits after the same instruction, and
        * one for falling through: at most exits + 1. */
@@ -253,18 +170,19 @@ static IRSB* fl_instrument(VgCallbackClosure* closure, IRSB* in,
    }
    for (i = 0; i < (UInt)in->stmts_used; i++) {
       IRStmt* st = in->stmts[i];
-      if (st->tag == Ist_IMark && n_instrs++ == 0 && trace) trace_room(out);
-      if ((count_instrs || trace) && st->tag == Ist_Exit && n_instrs > 0) {
+      if (st->tag == Ist_IMark) n_instrs++;
+      if (count_instrs && st->tag == Ist_Exit && n_instrs > 0) {
          if (group_instrs && n_instrs != group_instrs) group++;
          group_instrs = n_instrs;
-         count_or_trace(out, counts, sb, group, st->Ist.Exit.guard);
-         if (count_instrs) set_instrs(first, group, n_instrs);
+         count_exit(out, counts + group, st->Ist.Exit.guard);
+         set_instrs(first, group, n_instrs);
       }
       addStmtToIRSB(out, st);
    }
-   if (count_instrs || trace)
-      count_or_trace(out, counts, sb, n_exits, NULL);
-   if (count_instrs) set_instrs(first, n_exits, n_instrs);
+   if (count_instrs) {
+      count_exit(out, counts + n_exits, NULL);
+      set_instrs(first, n_exits, n_instrs);
+   }
    if (keep_stack) track_stack(out, in, layout);
    return out;
 }
@@ -274,8 +192,7 @@ static void fl_post_clo_init(void)
    /* As cycprof: one superblock is one straight run. */
    VG_(clo_vex_control).guest_chase = False;
    frames = VG_(malloc)("floor.frames", MAX_DEPTH * sizeof *frames);
-   if (trace)
-      trace_buf = VG_(malloc)("floor.trace", TRACE_WORDS * sizeof(UInt));
+   trace_init();
 }
 
 static void fl_fini(Int exitcode)
@@ -286,9 +203,7 @@ static void fl_fini(Int exitcode)
    for (c = 0; c < n_chunks; c++)
       for (k = 0; k < CHUNK; k++)
          instrs += chunks[c].counts[k] * chunks[c].instrs[k];
-   if (trace)
-      VG_(umsg)("cpfloor: trace words %llu in %llu flushes\n",
-                trace_words + trace_pos, trace_flushes);
+   trace_report();
    VG_(umsg)("cpfloor: guest instrs %llu, calls %llu, pops %llu, "
              "max depth %llu\n", instrs, calls, pops, max_depth);
 }
@@ -298,17 +213,20 @@ static Bool fl_option(const HChar* arg)
    const HChar* v;
    if (!VG_STR_CLO(arg, "--floor", v)) return False;
    if (VG_(strcmp)(v, "stack") && VG_(strcmp)(v, "count")
-       && VG_(strcmp)(v, "both") && VG_(strcmp)(v, "trace"))
+       && VG_(strcmp)(v, "both") && VG_(strcmp)(v, "trace")
+       && VG_(strcmp)(v, "trace-bits"))
       return False;
-   trace = VG_(strcmp)(v, "trace") == 0;
+   trace_mode = VG_(strcmp)(v, "trace") == 0 ? TraceWords
+                : VG_(strcmp)(v, "trace-bits") == 0 ? TraceBits : TraceNone;
    keep_stack = VG_(strcmp)(v, "count") != 0;
-   count_instrs = VG_(strcmp)(v, "stack") != 0 && !trace;
+   count_instrs = trace_mode == TraceNone && VG_(strcmp)(v, "stack") != 0;
    return True;
 }
 
 static void fl_usage(void)
 {
-   VG_(printf)("    --floor=stack|count|both|trace   what to do [both]\n");
+   VG_(printf)("    --floor=stack|count|both|trace|trace-bits   what to do "
+               "[both]\n");
 }
 
 static void fl_debug_usage(void) {}
