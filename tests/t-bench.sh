@@ -6,7 +6,6 @@
 # environment is part of what the program executes).  And its stack pops
 # every frame it pushed but the ones live at exit (_start's callers).
 t_bench_floor_exact() {
-    [ "$(uname -m)" = x86_64 ] || fail "the floor tool is amd64 only"
     [ -f "$CYCPROF_BUILD/Makefile" ] || fail "no Makefile in $CYCPROF_BUILD"
     make -s -C "$CYCPROF_BUILD" bench-tools >make.log 2>&1 ||
         fail "make bench-tools failed: $(tail -n 1 make.log)"
@@ -34,4 +33,8 @@ t_bench_floor_exact() {
         echo "$spec: floor=$got lackey=$want calls=$calls pops=$pops"
     done
 }
-register bench-floor-exact t_bench_floor_exact
+# The floor is amd64 only (its stack rule assumes calls push their return
+# address), so the test exists only there.
+if [ "$(uname -m)" = x86_64 ]; then
+    register bench-floor-exact t_bench_floor_exact
+fi
