@@ -19,58 +19,19 @@
 #include "cp_functions.h"
 #include "cp_instrument.h"
 #include "cp_intern.h"
+#include "cp_ir.h"
 #include "cp_sbinfo.h"
 #include "cp_types.h"
-
-/* --- small IR builders ------------------------------------------------ */
-
-static IRExpr* new_tmp(IRSB* out, IRType ty, IRExpr* e)
-{
-   IRTemp t = newIRTemp(out->tyenv, ty);
-   addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-   return IRExpr_RdTmp(t);
-}
-
-static IRExpr* load64(IRSB* out, const void* where)
-{
-   return new_tmp(out, Ity_I64,
-                  IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)where)));
-}
-
-static void call_if(IRSB* out, IRExpr* guard, Int regparms,
-                    const HChar* name, void* fn, IRExpr** args)
-{
-   IRDirty* d = unsafeIRDirty_0_N(regparms, name,
-                                  VG_(fnptr_to_fnentry)(fn), args);
-   if (guard) d->guard = guard;
-   addStmtToIRSB(out, IRStmt_Dirty(d));
-}
-
-/* counters[group] += taken (an Ity_I1), or += 1 when taken is NULL */
-static void count_exit(IRSB* out, IRExpr* counters, UInt group,
-                       IRExpr* taken)
-{
-   IRExpr* slot = new_tmp(out, Ity_I64,
-                          IRExpr_Binop(Iop_Add64, counters,
-                                       IRExpr_Const(IRConst_U64(8 * group))));
-   IRExpr* old = new_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
-   IRExpr* inc = taken
-      ? new_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, taken))
-      : IRExpr_Const(IRConst_U64(1));
-   IRExpr* sum = new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, inc));
-   addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot, sum));
-}
 
 /* With the running count on (cp_collect.h): *slot += the instructions
  * before this exit group, if taken. */
 static void count_running(IRSB* out, IRExpr* slot, UInt n, IRExpr* taken)
 {
-   IRExpr* old = new_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+   IRExpr* old = cp_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
    IRExpr* inc = taken
-      ? new_tmp(out, Ity_I64, IRExpr_ITE(taken, IRExpr_Const(IRConst_U64(n)),
-                                         IRExpr_Const(IRConst_U64(0))))
-      : IRExpr_Const(IRConst_U64(n));
-   IRExpr* sum = new_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, inc));
+      ? cp_ir_tmp(out, Ity_I64, IRExpr_ITE(taken, cp_ir_word(n), cp_ir_word(0)))
+      : cp_ir_word(n);
+   IRExpr* sum = cp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, inc));
    addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot, sum));
 }
 
@@ -79,28 +40,12 @@ static void count_running(IRSB* out, IRExpr* slot, UInt n, IRExpr* taken)
  * which the arm64 back end cannot compile. */
 static void note_jump_site(IRSB* out, Addr site, IRExpr* taken)
 {
-   IRExpr* where = mkIRExpr_HWord((HWord)&cp_last_jump_site);
-   IRExpr* value = IRExpr_Const(IRConst_U64(site));
+   IRExpr* value = cp_ir_word(site);
    if (taken)
-      value = new_tmp(out, Ity_I64,
-                      IRExpr_ITE(taken, value, load64(out, &cp_last_jump_site)));
-   addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, value));
-}
-
-/* The guest's stack pointer, wherever its architecture keeps it. */
-static IRExpr* get_sp(IRSB* out, const VexGuestLayout* layout)
-{
-   return new_tmp(out, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
-}
-
-static IRExpr* binop(IRSB* out, IROp op, IRExpr* a, IRExpr* b)
-{
-   return new_tmp(out, Ity_I64, IRExpr_Binop(op, a, b));
-}
-
-static IRExpr* word(ULong w)
-{
-   return IRExpr_Const(IRConst_U64(w));
+      value = cp_ir_tmp(out, Ity_I64,
+                        IRExpr_ITE(taken, value,
+                                   cp_ir_load64(out, &cp_last_jump_site)));
+   cp_ir_store64(out, &cp_last_jump_site, value);
 }
 
 /* Runs first in every superblock: one branch decides whether the helper
@@ -113,26 +58,30 @@ static IRExpr* word(ULong w)
 static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
                             const VexGuestLayout* layout)
 {
-   IRExpr* sp = get_sp(out, layout);
-   IRExpr* distance = binop(out, Iop_Sub64, load64(out, &cp_dense.key),
-                            word(cp_dense_key(sb->owner,
-                                              sb->local + sb->n_exits)));
-   IRExpr* need = new_tmp(out, Ity_I1,
-                          IRExpr_Binop(Iop_CmpLT64U,
-                                       word(CP_DENSE_KEY_COVERS - 1),
-                                       distance));
+   IRExpr* sp = cp_ir_get_sp(out, layout);
+   IRExpr* distance = cp_ir_binop(out, Iop_Sub64,
+                                  cp_ir_load64(out, &cp_dense.key),
+                                  cp_ir_word(cp_dense_key(sb->owner,
+                                                          sb->local
+                                                          + sb->n_exits)));
+   IRExpr* need = cp_ir_tmp(out, Ity_I1,
+                            IRExpr_Binop(Iop_CmpLT64U,
+                                         cp_ir_word(CP_DENSE_KEY_COVERS - 1),
+                                         distance));
    if (sb->is_fn_entry) {
-      IRExpr* other_fn = binop(out, Iop_Xor64, load64(out, &cp_top_fn),
-                               word(sb->addr));
-      IRExpr* either = binop(out, Iop_Or64, other_fn,
-                             new_tmp(out, Ity_I64,
-                                     IRExpr_Unop(Iop_1Uto64, need)));
-      need = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, either, word(0)));
+      IRExpr* other_fn = cp_ir_binop(out, Iop_Xor64,
+                                     cp_ir_load64(out, &cp_top_fn),
+                                     cp_ir_word(sb->addr));
+      IRExpr* either = cp_ir_binop(out, Iop_Or64, other_fn,
+                                   cp_ir_tmp(out, Ity_I64,
+                                             IRExpr_Unop(Iop_1Uto64, need)));
+      need = cp_ir_tmp(out, Ity_I1,
+                       IRExpr_Binop(Iop_CmpNE64, either, cp_ir_word(0)));
    }
-   call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
-           mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
-   return binop(out, Iop_Add64, load64(out, &cp_dense.base),
-                word(sb->local * sizeof(ULong)));
+   cp_ir_call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
+                 mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
+   return cp_ir_binop(out, Iop_Add64, cp_ir_load64(out, &cp_dense.base),
+                      cp_ir_word(sb->local * sizeof(ULong)));
 }
 
 /* Frames die when SP rises above their return slot.  That happens on
@@ -143,17 +92,19 @@ static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
 static void check_sp_rise(IRSB* out, const VexGuestLayout* layout,
                           const IRExpr* next, Bool is_ret)
 {
-   IRExpr* sp = get_sp(out, layout);
-   IRExpr* top_sp = load64(out, &cp_top_sp);
+   IRExpr* sp = cp_ir_get_sp(out, layout);
+   IRExpr* top_sp = cp_ir_load64(out, &cp_top_sp);
    if (!CP_CALL_PUSHES_RETURN) {
-      call_if(out, new_tmp(out, Ity_I1,
-                           IRExpr_Binop(Iop_CmpLE64U, top_sp, sp)),
-              3, "cp_on_link_return", cp_on_link_return,
-              mkIRExprVec_3(deepCopyIRExpr(next), sp, word(is_ret)));
+      cp_ir_call_if(out, cp_ir_tmp(out, Ity_I1,
+                                   IRExpr_Binop(Iop_CmpLE64U, top_sp, sp)),
+                    3, "cp_on_link_return", cp_on_link_return,
+                    mkIRExprVec_3(deepCopyIRExpr(next), sp,
+                                  cp_ir_word(is_ret)));
       return;
    }
-   call_if(out, new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, top_sp, sp)),
-           1, "cp_on_sp_rise", cp_on_sp_rise, mkIRExprVec_1(sp));
+   cp_ir_call_if(out, cp_ir_tmp(out, Ity_I1,
+                                IRExpr_Binop(Iop_CmpLT64U, top_sp, sp)),
+                 1, "cp_on_sp_rise", cp_on_sp_rise, mkIRExprVec_1(sp));
 }
 
 /* Only jumps that may land on a function's entry record where they
@@ -212,7 +163,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       IRStmt* st = in->stmts[i];
       if (!counters && st->tag == Ist_IMark) {
          counters = add_prologue(out, sb, layout);
-         if (cp_running_on) running = load64(out, &cp_dense.running);
+         if (cp_running_on) running = cp_ir_load64(out, &cp_dense.running);
       }
       if (st->tag == Ist_IMark) {
          current_instr = (Addr)st->Ist.IMark.addr;
@@ -226,12 +177,12 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
           * of its exits: count once, unconditionally. */
          if (n_instrs == sb->n_instrs) {
             if (!final_group_counted) {
-               count_exit(out, counters, group, NULL);
+               cp_ir_count_exit(out, counters, group, NULL);
                if (running) count_running(out, running, n_instrs, NULL);
             }
             final_group_counted = True;
          } else {
-            count_exit(out, counters, group, st->Ist.Exit.guard);
+            cp_ir_count_exit(out, counters, group, st->Ist.Exit.guard);
             if (running)
                count_running(out, running, n_instrs, st->Ist.Exit.guard);
          }
@@ -243,7 +194,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    }
 
    if (!final_group_counted) {
-      count_exit(out, counters, sb->n_exits - 1, NULL);
+      cp_ir_count_exit(out, counters, sb->n_exits - 1, NULL);
       if (running) count_running(out, running, n_instrs, NULL);
    }
    jump = in->jumpkind;
@@ -255,16 +206,14 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
        || (jump == Ijk_Boring && in->next->tag != Iex_Const))
       check_sp_rise(out, layout, in->next, jump == Ijk_Ret);
    if (jump == Ijk_ClientReq)
-      addStmtToIRSB(out, IRStmt_Store(Iend_LE,
-                                      mkIRExpr_HWord((HWord)&cp_request_sb),
-                                      mkIRExpr_HWord((HWord)sb)));
+      cp_ir_store64(out, &cp_request_sb, mkIRExpr_HWord((HWord)sb));
    if (jump == Ijk_Call) {
       CallSiteCache* site = cp_arena_alloc(sizeof(CallSiteCache));
-      IRExpr* sp = get_sp(out, layout);
+      IRExpr* sp = cp_ir_get_sp(out, layout);
       site->callsite = current_instr;
       site->site_id = cp_intern(&cp_context_sites, current_instr);
-      call_if(out, NULL, 3, "cp_on_call", cp_on_call,
-              mkIRExprVec_3(mkIRExpr_HWord((HWord)site), in->next, sp));
+      cp_ir_call_if(out, NULL, 3, "cp_on_call", cp_on_call,
+                    mkIRExprVec_3(mkIRExpr_HWord((HWord)site), in->next, sp));
    }
    return out;
 }

@@ -21,7 +21,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
-#include "floor_ir.h"
+#include "cp_ir.h"
 #include "trace.h"
 
 #if !defined(VGA_amd64)
@@ -102,22 +102,7 @@ static void set_instrs(UInt first, UInt k, UInt n_instrs)
    chunks[n_chunks - 1].instrs[first + k] = n_instrs;
 }
 
-/* --- IR --------------------------------------------------------------- */
-
-/* *slot += taken (an Ity_I1), or += 1 when taken is NULL: cycprof's code */
-static void count_exit(IRSB* out, ULong* slot, IRExpr* taken)
-{
-   IRExpr* inc = taken ? fl_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, taken))
-                       : fl_word(1);
-   fl_store64(out, slot, fl_tmp(out, Ity_I64,
-                                IRExpr_Binop(Iop_Add64, fl_load64(out, slot),
-                                             inc)));
-}
-
-static IRExpr* get_sp(IRSB* out, const VexGuestLayout* layout)
-{
-   return fl_tmp(out, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
-}
+/* --- IR: cycprof's own builders and exit counter (cp_ir.h) ------------ */
 
 static void track_stack(IRSB* out, const IRSB* in,
                         const VexGuestLayout* layout)
@@ -125,17 +110,18 @@ static void track_stack(IRSB* out, const IRSB* in,
    IRExpr* sp;
    IRExpr* top;
    if (in->jumpkind == Ijk_Call) {
-      fl_call_if(out, NULL, 2, "on_call", on_call,
-              mkIRExprVec_2(in->next, get_sp(out, layout)));
+      cp_ir_call_if(out, NULL, 2, "on_call", on_call,
+                    mkIRExprVec_2(in->next, cp_ir_get_sp(out, layout)));
       return;
    }
    if (in->jumpkind != Ijk_Ret
        && !(in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const))
       return;
-   sp = get_sp(out, layout);
-   top = fl_load64(out, &top_sp);
-   fl_call_if(out, fl_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, top, sp)),
-              1, "on_sp_rise", on_sp_rise, mkIRExprVec_1(sp));
+   sp = cp_ir_get_sp(out, layout);
+   top = cp_ir_load64(out, &top_sp);
+   cp_ir_call_if(out, cp_ir_tmp(out, Ity_I1,
+                                IRExpr_Binop(Iop_CmpLT64U, top, sp)),
+                 1, "on_sp_rise", on_sp_rise, mkIRExprVec_1(sp));
 }
 
 static UInt count_exits(const IRSB* in)
@@ -174,13 +160,14 @@ static IRSB* fl_instrument(VgCallbackClosure* closure, IRSB* in,
       if (count_instrs && st->tag == Ist_Exit && n_instrs > 0) {
          if (group_instrs && n_instrs != group_instrs) group++;
          group_instrs = n_instrs;
-         count_exit(out, counts + group, st->Ist.Exit.guard);
+         cp_ir_count_exit(out, mkIRExpr_HWord((HWord)counts), group,
+                          st->Ist.Exit.guard);
          set_instrs(first, group, n_instrs);
       }
       addStmtToIRSB(out, st);
    }
    if (count_instrs) {
-      count_exit(out, counts + n_exits, NULL);
+      cp_ir_count_exit(out, mkIRExpr_HWord((HWord)counts), n_exits, NULL);
       set_instrs(first, n_exits, n_instrs);
    }
    if (keep_stack) track_stack(out, in, layout);

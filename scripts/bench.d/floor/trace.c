@@ -4,7 +4,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
-#include "floor_ir.h"
+#include "cp_ir.h"
 #include "trace.h"
 
 TraceMode trace_mode = TraceNone;
@@ -70,51 +70,50 @@ void trace_pop(void)
 /* flush() unless fewer than room words are in the buffer */
 static void check_room(IRSB* out)
 {
-   fl_call_if(out, fl_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLE64U,
-                                                    fl_word(room),
-                                                    fl_load64(out, &used))),
-              0, "flush", flush, mkIRExprVec_0());
+   IRExpr* full = cp_ir_tmp(out, Ity_I1,
+                            IRExpr_Binop(Iop_CmpLE64U, cp_ir_word(room),
+                                         cp_ir_load64(out, &used)));
+   cp_ir_call_if(out, full, 0, "flush", flush, mkIRExprVec_0());
+}
+
+static IRExpr* shifted(IRSB* out, IRExpr* w, UInt shift)
+{
+   IRExpr* by = IRExpr_Const(IRConst_U8(shift));
+   return cp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, w, by));
 }
 
 /* buffer[used] = value (Ity_I32 or Ity_I64); used += taken, or 1 */
 static void append(IRSB* out, IRExpr* value, UInt shift, IRExpr* taken)
 {
-   IRExpr* at = fl_load64(out, &used);
-   IRExpr* offset = fl_tmp(out, Ity_I64,
-                           IRExpr_Binop(Iop_Shl64, at,
-                                        IRExpr_Const(IRConst_U8(shift))));
-   IRExpr* inc = taken ? fl_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, taken))
-                       : fl_word(1);
-   addStmtToIRSB(out, IRStmt_Store(Iend_LE,
-                                   fl_tmp(out, Ity_I64,
-                                          IRExpr_Binop(Iop_Add64,
-                                                       fl_word((HWord)buffer),
-                                                       offset)),
-                                   value));
-   fl_store64(out, &used, fl_tmp(out, Ity_I64,
-                                 IRExpr_Binop(Iop_Add64, at, inc)));
+   IRExpr* at = cp_ir_load64(out, &used);
+   IRExpr* inc = taken ? cp_ir_tmp(out, Ity_I64,
+                                   IRExpr_Unop(Iop_1Uto64, taken))
+                       : cp_ir_word(1);
+   IRExpr* where = cp_ir_binop(out, Iop_Add64, cp_ir_word((HWord)buffer),
+                               shifted(out, at, shift));
+   addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, value));
+   cp_ir_store64(out, &used, cp_ir_binop(out, Iop_Add64, at, inc));
 }
 
 /* flush_bits() unless n more bits fit */
 static void check_bits(IRSB* out, UInt n)
 {
-   IRExpr* high = fl_tmp(out, Ity_I64,
-                         IRExpr_Binop(Iop_Shr64, fl_load64(out, &bits),
-                                      IRExpr_Const(IRConst_U8(63 - n))));
-   fl_call_if(out, fl_tmp(out, Ity_I1,
-                          IRExpr_Binop(Iop_CmpNE64, high, fl_word(0))),
-              0, "flush_bits", flush_bits, mkIRExprVec_0());
+   IRExpr* high = cp_ir_tmp(out, Ity_I64,
+                            IRExpr_Binop(Iop_Shr64, cp_ir_load64(out, &bits),
+                                         IRExpr_Const(IRConst_U8(63 - n))));
+   cp_ir_call_if(out, cp_ir_tmp(out, Ity_I1,
+                                IRExpr_Binop(Iop_CmpNE64, high,
+                                             cp_ir_word(0))),
+                 0, "flush_bits", flush_bits, mkIRExprVec_0());
 }
 
 /* bits = bits << 1 | taken */
 static void append_bit(IRSB* out, IRExpr* taken)
 {
-   IRExpr* shifted = fl_tmp(out, Ity_I64,
-                            IRExpr_Binop(Iop_Shl64, fl_load64(out, &bits),
-                                         IRExpr_Const(IRConst_U8(1))));
-   IRExpr* bit = fl_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, taken));
-   fl_store64(out, &bits, fl_tmp(out, Ity_I64,
-                                 IRExpr_Binop(Iop_Or64, shifted, bit)));
+   IRExpr* bit = cp_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, taken));
+   cp_ir_store64(out, &bits,
+                 cp_ir_binop(out, Iop_Or64,
+                             shifted(out, cp_ir_load64(out, &bits), 1), bit));
 }
 
 static UInt exits_after_first_instr(const IRSB* in)
