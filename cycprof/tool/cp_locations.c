@@ -14,18 +14,15 @@
 #include "cp_functions.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
+#include "cp_ptrmemo.h"
 #include "cp_srcpos.h"
 #include "cp_types.h"
-
-/* Direct-mapped: the addresses of a superblock come in a row, and mostly
- * from one function and file. */
-#define CP_FUNCTION_MEMO_SLOTS 4096
 
 void cp_functiontable_init(FunctionTable* t)
 {
    t->fn_keys = cp_strtab_new();
-   t->memo = VG_(calloc)("cp.loc.memo", CP_FUNCTION_MEMO_SLOTS,
-                         sizeof(FunctionMemo));
+   t->memo = VG_(calloc)("cp.loc.memo", CP_PTRMEMO_SLOTS,
+                         sizeof(PtrMemoSlot));
    t->fn_capacity = 1024;
    t->system_names = VG_(calloc)("cp.loc.sys", t->fn_capacity, sizeof(HChar*));
    t->start_lines = VG_(calloc)("cp.loc.start", t->fn_capacity, sizeof(UInt));
@@ -112,20 +109,16 @@ static UInt plain_function_id(FunctionTable* t, DiEpoch ep, Addr a,
                               const HChar* file)
 {
    const HChar *raw, *name;
-   FunctionMemo* m;
+   PtrMemoSlot* m;
+   UInt id;
    if (!VG_(get_fnname_raw)(ep, a, &raw)) {
       if (!VG_(get_fnname)(ep, a, &name)) name = "???";
       return function_id(t, name, file);
    }
-   m = &t->memo[cp_hash_word((UWord)raw ^ ((UWord)file << 1))
-                & (CP_FUNCTION_MEMO_SLOTS - 1)];
-   if (m->fn == 0 || m->raw_name != raw || m->file != file) {
-      if (!VG_(get_fnname)(ep, a, &name)) name = "???";
-      m->raw_name = raw;
-      m->file = file;
-      m->fn = function_id(t, name, file);
-   }
-   return m->fn;
+   m = cp_ptrmemo_slot(t->memo, raw, file);
+   if ((id = cp_ptrmemo_id(m, raw, file))) return id;
+   if (!VG_(get_fnname)(ep, a, &name)) name = "???";
+   return cp_ptrmemo_set(m, raw, file, function_id(t, name, file));
 }
 
 /* One level from the symbol and line tables: what VG_(describe_IP)

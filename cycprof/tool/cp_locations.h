@@ -6,6 +6,7 @@
 #include "pub_tool_basics.h"
 #include "cp_addrmap.h"
 #include "cp_keymap.h"
+#include "cp_ptrmemo.h"
 #include "cp_strtab.h"
 
 #define CP_MAX_INLINE_LEVELS 64
@@ -23,19 +24,9 @@ typedef struct {
    InlineLevel* levels;
 } Location;
 
-/* A symbol's raw name and a source file, as the debug info hands them
- * out (pointers that stay put while the dump is written), and their
- * function id: the demangled name is then not made again for every
- * address of the function. */
-typedef struct {
-   const HChar* raw_name;
-   const HChar* file;
-   UInt         fn;
-} FunctionMemo;
-
 typedef struct {
    StrTab*      fn_keys;        /* "name\tfile" -> function id */
-   FunctionMemo* memo;          /* [CP_FUNCTION_MEMO_SLOTS] */
+   PtrMemoSlot* memo;           /* (raw name, file) -> function id */
    HChar**      system_names;   /* [fn id], NULL: same as name */
    UInt*        start_lines;    /* [fn id] */
    UInt         fn_capacity;

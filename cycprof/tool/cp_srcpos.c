@@ -3,7 +3,7 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
-#include "cp_addrmap.h"
+#include "cp_ptrmemo.h"
 #include "cp_srcpos.h"
 #include "cp_types.h"
 
@@ -16,61 +16,41 @@ const HChar* cp_pseudo_name(Addr a)
    return buf;
 }
 
-/* The debug info hands out object, directory and file names as pointers
- * into its own tables, which stay put: remembering the id per pointer
- * saves joining and hashing the same strings hundreds of thousands of
- * times at exit.  So does a symbol's raw (mangled) name, which identifies
- * the function without demangling it again for each of its addresses
- * (cc1plus: most of the time spent naming a million addresses).
- * Direct-mapped, tied to one string table. */
-#define NAME_CACHE_SIZE 4096
-
-typedef struct {
-   const HChar* dir;
-   const HChar* file;
-   UInt         id;
-} CachedName;
-
-typedef struct {
-   const HChar* raw_name;
-   UInt         id;
-} CachedFunction;
-
-static CachedName     name_cache[NAME_CACHE_SIZE];
-static CachedFunction function_cache[NAME_CACHE_SIZE];
-static const StrTab*  name_cache_table;
+/* Ids of joined directory and file names, and of functions by their raw
+ * names (cp_ptrmemo.h; cc1plus: demangling took most of the time spent
+ * naming a million addresses), tied to one string table. */
+static PtrMemoSlot   path_memo[CP_PTRMEMO_SLOTS];
+static PtrMemoSlot   function_memo[CP_PTRMEMO_SLOTS];
+static const StrTab* memo_table;
 
 /* A later dump's table may get a freed one's address. */
 void cp_srcpos_forget(void)
 {
-   name_cache_table = NULL;
+   memo_table = NULL;
 }
 
-static void caches_for(const StrTab* names)
+static void memos_for(const StrTab* names)
 {
-   if (name_cache_table == names) return;
-   VG_(memset)(name_cache, 0, sizeof name_cache);
-   VG_(memset)(function_cache, 0, sizeof function_cache);
-   name_cache_table = names;
+   if (memo_table == names) return;
+   VG_(memset)(path_memo, 0, sizeof path_memo);
+   VG_(memset)(function_memo, 0, sizeof function_memo);
+   memo_table = names;
 }
 
 static UInt cached_intern(StrTab* names, const HChar* dir, const HChar* file)
 {
-   UWord h = cp_hash_word((UWord)dir * 31 ^ (UWord)file)
-             & (NAME_CACHE_SIZE - 1);
-   CachedName* c = &name_cache[h];
+   PtrMemoSlot* m = cp_ptrmemo_slot(path_memo, dir, file);
    HChar path[4096];
-   caches_for(names);
-   if (c->id && c->dir == dir && c->file == file) return c->id;
+   UInt id;
+   memos_for(names);
+   if ((id = cp_ptrmemo_id(m, dir, file))) return id;
    if (dir && dir[0]) {
       VG_(snprintf)(path, sizeof path, "%s/%s", dir, file);
-      c->id = cp_strtab_intern(names, path);
+      id = cp_strtab_intern(names, path);
    } else {
-      c->id = cp_strtab_intern(names, file);
+      id = cp_strtab_intern(names, file);
    }
-   c->dir = dir;
-   c->file = file;
-   return c->id;
+   return cp_ptrmemo_set(m, dir, file, id);
 }
 
 /* The demangled name comes from a reused buffer: it is interned at once,
@@ -78,17 +58,17 @@ static UInt cached_intern(StrTab* names, const HChar* dir, const HChar* file)
 static UInt function_name_id(StrTab* names, DiEpoch ep, Addr a)
 {
    const HChar *raw, *fn;
-   CachedFunction* c;
+   PtrMemoSlot* m;
+   UInt id;
    if (!VG_(get_fnname_raw)(ep, a, &raw))
       return cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn)
                                      ? fn : CP_UNKNOWN_NAME);
-   caches_for(names);
-   c = &function_cache[cp_hash_word((UWord)raw) & (NAME_CACHE_SIZE - 1)];
-   if (c->id && c->raw_name == raw) return c->id;
-   c->id = cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn)
-                                   ? fn : CP_UNKNOWN_NAME);
-   c->raw_name = raw;
-   return c->id;
+   memos_for(names);
+   m = cp_ptrmemo_slot(function_memo, raw, NULL);
+   if ((id = cp_ptrmemo_id(m, raw, NULL))) return id;
+   return cp_ptrmemo_set(m, raw, NULL,
+                         cp_strtab_intern(names, VG_(get_fnname)(ep, a, &fn)
+                                                 ? fn : CP_UNKNOWN_NAME));
 }
 
 SrcPos cp_srcpos_of(StrTab* names, Addr a)
