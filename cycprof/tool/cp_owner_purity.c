@@ -25,9 +25,8 @@ void cp_purity_free(OwnerPurity* p)
 
 static Bool all_of(const OwnerPurity* p, const Owner* o, ULong frame_fn)
 {
-   UInt pos, first, end;
-   for (pos = 0; pos < o->n_counters; pos = end) {
-      cp_owner_run(o, pos, &first, &end);
+   UInt pos;
+   for (pos = 0; pos < o->n_counters; pos = cp_owner_run_end(o, pos)) {
       if (!p->of(o->sb_at[pos], frame_fn, p->opaque)) return False;
    }
    return True;

@@ -28,14 +28,20 @@ typedef struct {
 /* The run of positions [*first, *end) that holds pos: its superblock's
  * counters.  Read from sb_at alone, a few words beside pos, where the
  * superblock's record may lie far away. */
+static inline UInt cp_owner_run_end(const Owner* o, UInt pos)
+{
+   UInt id = o->sb_at[pos], e = pos + 1;
+   while (e < o->n_counters && o->sb_at[e] == id) e++;
+   return e;
+}
+
 static inline void cp_owner_run(const Owner* o, UInt pos, UInt* first,
                                 UInt* end)
 {
-   UInt id = o->sb_at[pos], f = pos, e = pos + 1;
+   UInt id = o->sb_at[pos], f = pos;
    while (f > 0 && o->sb_at[f - 1] == id) f--;
-   while (e < o->n_counters && o->sb_at[e] == id) e++;
    *first = f;
-   *end = e;
+   *end = cp_owner_run_end(o, pos);
 }
 
 /* A context's dense_len has 24 bits (cp_types.h).  Superblocks that
