@@ -12,6 +12,8 @@
  *   --floor=trace|trace-bits   the stack, and instead of counting, what
  *                   a design that left the contexts to another core would
  *                   record (trace.h)
+ *   --floor=running both, and a running count of instructions (pipe.h)
+ *   --floor=pipe    that, and the contexts built on another core (pipe.h)
  * amd64 only: the SP rule assumes calls push their return address. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -22,6 +24,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "cp_ir.h"
+#include "pipe.h"
 #include "trace.h"
 
 #if !defined(VGA_amd64)
@@ -38,7 +41,7 @@ static Frame* frames;
 static ULong depth, max_depth, calls, pops;
 static ULong top_sp = ~0ULL;   /* read by the inline SP check */
 
-static VG_REGPARM(2) void on_call(Addr target, ULong sp)
+static VG_REGPARM(3) void on_call(Addr target, ULong sp, UWord site_id)
 {
    if (depth < MAX_DEPTH) {
       frames[depth].fn = target;
@@ -46,6 +49,7 @@ static VG_REGPARM(2) void on_call(Addr target, ULong sp)
    }
    depth++;
    trace_call(target);
+   if (pipe_mode == PipeOn) pipe_call((UInt)site_id, target);
    if (depth > max_depth) max_depth = depth;
    top_sp = sp;
    calls++;
@@ -53,13 +57,16 @@ static VG_REGPARM(2) void on_call(Addr target, ULong sp)
 
 static VG_REGPARM(1) void on_sp_rise(ULong sp)
 {
+   UInt popped = 0;
    while (depth > 0 && top_sp < sp) {
       depth--;
       pops++;
       trace_pop();
+      popped++;
       top_sp = depth > 0 && depth <= MAX_DEPTH ? frames[depth - 1].sp
                                                : ~0ULL;
    }
+   if (pipe_mode == PipeOn && popped) pipe_pop(popped);
 }
 
 /* --- counters: one per exit group of each superblock ------------------ */
@@ -104,14 +111,33 @@ static void set_instrs(UInt first, UInt k, UInt n_instrs)
 
 /* --- IR: cycprof's own builders and exit counter (cp_ir.h) ------------ */
 
+/* Where a superblock's final instruction (a call's) is. */
+static Addr last_instr(const IRSB* in)
+{
+   Int i;
+   for (i = in->stmts_used - 1; i >= 0; i--)
+      if (in->stmts[i]->tag == Ist_IMark)
+         return (Addr)in->stmts[i]->Ist.IMark.addr;
+   return 0;
+}
+
+/* The pipe's id of the call ending in (0 when there is no pipe). */
+static UInt call_site_id(const IRSB* in)
+{
+   Addr target = in->next->tag == Iex_Const
+                 ? (Addr)in->next->Iex.Const.con->Ico.U64 : 0;
+   return pipe_mode == PipeOn ? pipe_site(last_instr(in), target) : 0;
+}
+
 static void track_stack(IRSB* out, const IRSB* in,
                         const VexGuestLayout* layout)
 {
    IRExpr* sp;
    IRExpr* top;
    if (in->jumpkind == Ijk_Call) {
-      cp_ir_call_if(out, NULL, 2, "on_call", on_call,
-                    mkIRExprVec_2(in->next, cp_ir_get_sp(out, layout)));
+      cp_ir_call_if(out, NULL, 3, "on_call", on_call,
+                    mkIRExprVec_3(in->next, cp_ir_get_sp(out, layout),
+                                  cp_ir_word(call_site_id(in))));
       return;
    }
    if (in->jumpkind != Ijk_Ret
@@ -122,6 +148,14 @@ static void track_stack(IRSB* out, const IRSB* in,
    cp_ir_call_if(out, cp_ir_tmp(out, Ity_I1,
                                 IRExpr_Binop(Iop_CmpLT64U, top, sp)),
                  1, "on_sp_rise", on_sp_rise, mkIRExprVec_1(sp));
+}
+
+static UInt count_instrs_in(const IRSB* in)
+{
+   UInt i, n = 0;
+   for (i = 0; i < (UInt)in->stmts_used; i++)
+      if (in->stmts[i]->tag == Ist_IMark) n++;
+   return n;
 }
 
 static UInt count_exits(const IRSB* in)
@@ -140,6 +174,8 @@ static IRSB* fl_instrument(VgCallbackClosure* closure, IRSB* in,
 {
    IRSB* out = deepCopyIRSBExceptStmts(in);
    UInt i, n_instrs = 0, n_exits = 0, group = 0, group_instrs = 0, first = 0;
+   UInt total = count_instrs_in(in);
+   Bool running_counted = False;
    ULong* counts = NULL;
    (void)closure; (void)vge; (void)archinfo_host; (void)gWordTy; (void)hWordTy;
 
@@ -162,12 +198,16 @@ static IRSB* fl_instrument(VgCallbackClosure* closure, IRSB* in,
          group_instrs = n_instrs;
          cp_ir_count_exit(out, mkIRExpr_HWord((HWord)counts), group,
                           st->Ist.Exit.guard);
+         if (pipe_mode != PipeOff)
+            pipe_count_side_exit(out, n_instrs, total, st->Ist.Exit.guard,
+                                 &running_counted);
          set_instrs(first, group, n_instrs);
       }
       addStmtToIRSB(out, st);
    }
    if (count_instrs) {
       cp_ir_count_exit(out, mkIRExpr_HWord((HWord)counts), n_exits, NULL);
+      if (pipe_mode != PipeOff) pipe_count_end(out, total, running_counted);
       set_instrs(first, n_exits, n_instrs);
    }
    if (keep_stack) track_stack(out, in, layout);
@@ -180,6 +220,7 @@ static void fl_post_clo_init(void)
    VG_(clo_vex_control).guest_chase = False;
    frames = VG_(malloc)("floor.frames", MAX_DEPTH * sizeof *frames);
    trace_init();
+   pipe_init();
 }
 
 static void fl_fini(Int exitcode)
@@ -191,6 +232,7 @@ static void fl_fini(Int exitcode)
       for (k = 0; k < CHUNK; k++)
          instrs += chunks[c].counts[k] * chunks[c].instrs[k];
    trace_report();
+   pipe_finish();
    VG_(umsg)("cpfloor: guest instrs %llu, calls %llu, pops %llu, "
              "max depth %llu\n", instrs, calls, pops, max_depth);
 }
@@ -201,10 +243,13 @@ static Bool fl_option(const HChar* arg)
    if (!VG_STR_CLO(arg, "--floor", v)) return False;
    if (VG_(strcmp)(v, "stack") && VG_(strcmp)(v, "count")
        && VG_(strcmp)(v, "both") && VG_(strcmp)(v, "trace")
-       && VG_(strcmp)(v, "trace-bits"))
+       && VG_(strcmp)(v, "trace-bits") && VG_(strcmp)(v, "running")
+       && VG_(strcmp)(v, "pipe"))
       return False;
    trace_mode = VG_(strcmp)(v, "trace") == 0 ? TraceWords
                 : VG_(strcmp)(v, "trace-bits") == 0 ? TraceBits : TraceNone;
+   pipe_mode = VG_(strcmp)(v, "pipe") == 0 ? PipeOn
+               : VG_(strcmp)(v, "running") == 0 ? PipeRunningCount : PipeOff;
    keep_stack = VG_(strcmp)(v, "count") != 0;
    count_instrs = trace_mode == TraceNone && VG_(strcmp)(v, "stack") != 0;
    return True;
@@ -212,8 +257,8 @@ static Bool fl_option(const HChar* arg)
 
 static void fl_usage(void)
 {
-   VG_(printf)("    --floor=stack|count|both|trace|trace-bits   what to do "
-               "[both]\n");
+   VG_(printf)("    --floor=stack|count|both|trace|trace-bits|running|pipe   "
+               "what to do [both]\n");
 }
 
 static void fl_debug_usage(void) {}
