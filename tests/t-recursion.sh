@@ -53,6 +53,16 @@ t_recursion_inclusive() {
     check_run "$b"
     cgo=$(callgrind_out "$BIN/recurse" 10) || fail "callgrind oracle failed"
     check_inclusive "$b" "$cgo" recurse rec ping pong rec_work ping_work pong_work main
+    # A loop of tail calls (drop jumps to step, step back to drop): step
+    # stays active until the shared slot returns.
+    need_prog tailloop
+    objdump -d --no-show-raw-insn "$BIN/tailloop" | awk '/<step>:/{f=1;next} f&&/^$/{exit} f' >step.s
+    grep -q -E '[[:space:]](jmp|b)[[:space:]]+[0-9a-f]+ <drop>' step.s ||
+        fail "test program: step() does not tail-jump to drop (objdump: $(tr '\n' ' ' <step.s | cut -c1-200))"
+    b=$(shared_profile -- "$BIN/tailloop" 10)
+    check_run "$b"
+    cgo=$(callgrind_out "$BIN/tailloop" 10) || fail "callgrind oracle failed"
+    check_inclusive "$b" "$cgo" tailloop drop step work main
 }
 register recursion-inclusive t_recursion_inclusive
 

@@ -53,6 +53,21 @@ t_plt() {
 }
 register stack-plt-lazy-binding t_plt
 
+# The same library function reached by a tail jump through the PLT: the
+# resolver is then entered by a jump, not a call.
+t_plt_tail() {
+    need_tool; need_prog plt_tail
+    readelf -d "$BIN/plt_tail" | grep -q -E 'BIND_NOW|FLAGS.*NOW' && fail "test program is linked with -z now"
+    objdump -d --no-show-raw-insn "$BIN/plt_tail" | awk '/<via>:/{f=1;next} f&&/^$/{exit} f' >via.s
+    grep -q -E '[[:space:]](jmp|b)[[:space:]]+[0-9a-f]+ <libfn@plt>' via.s ||
+        fail "test program: via() does not tail-jump to libfn@plt (objdump: $(tr '\n' ' ' <via.s | cut -c1-200))"
+    local b1 b2
+    b1=$(prof -- "$BIN/plt_tail" 1000) || exit 1
+    b2=$(prof -- "$BIN/plt_tail" 2000) || exit 1
+    sc plt_tail "$b1.pb.gz" "$b2.pb.gz" "$b1" "$(cachegrind_out "$BIN/plt_tail" 1000)" 1000 2000
+}
+register stack-plt-tail-jump t_plt_tail
+
 t_longjmp() {
     need_tool; need_prog longjmp
     local mode opt b1 b2

@@ -5,7 +5,7 @@
 t_totals_c() {
     need_tool
     local spec specs=("split" "recurse 10" "longjmp 500" "signal 100" "fib 20"
-        "cxxexc 100" "coro 100" "tailcall 100" "plt_main 1000")
+        "cxxexc 100" "coro 100" "tailcall 100" "plt_main 1000" "plt_tail 1000")
     # oddret is x86 assembly
     [ "$(uname -m)" = x86_64 ] && specs+=("oddret 1000")
     for spec in "${specs[@]}"; do

@@ -18,6 +18,7 @@
 #include "cp_context.h"
 #include "cp_functions.h"
 #include "cp_intern.h"
+#include "cp_options.h"
 #include "cp_stats.h"
 
 /* Past this depth frames are not pushed: the costs stay with the deepest
@@ -101,16 +102,18 @@ static inline Frame* push_with_room(ThreadStack* t, Addr sp, Addr fn,
                                     FrameKind kind, CallSiteCache* site)
 {
    Frame* f = &t->frames[t->depth];
+   Context* from = context_of_depth(t, t->depth);
    /* A call folded into a context already active (recursion) is not a
     * new entry into it: callgrind counts only the outermost call too. */
-   if (cp_context_parent(ctx) == context_of_depth(t, t->depth))
-      cp_context_count_call(ctx);
+   if (cp_context_parent(ctx) == from) cp_context_count_call(ctx);
    t->depth++;
    f->sp = sp;
    f->fn = fn;
    f->callsite = callsite;
    f->ctx = ctx;
+   f->from_ctx = from;
    f->kind = kind;
+   f->by_jump = False;
    f->alt_lo = f->alt_hi = 0;
    f->site = site;
    if (t->depth > deepest) deepest = t->depth;
@@ -247,8 +250,10 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
    publish(t);
 }
 
-/* A jump from a frame at the same SP to a function it already tail-called
- * closes a loop: go back to that frame instead of growing the stack. */
+/* With --fold-recursion=no every chain is a context of its own, and a
+ * loop of tail calls would grow the chain without end: a jump from a frame
+ * at the same SP to a function it already tail-called goes back to that
+ * frame instead. */
 static Bool rewind_tail_loop(ThreadStack* t, Addr fn)
 {
    UInt i = t->depth;
@@ -267,11 +272,11 @@ static Bool rewind_tail_loop(ThreadStack* t, Addr fn)
 /* PLT stubs and the resolver hand over to the real callee; the outermost
  * frame has nothing to return to.  Both are replaced.  A stub's call site
  * remembers where the stub led last time. */
-static void replace_top(ThreadStack* t, Frame* top, Addr fn)
+static void replace_top(Frame* top, Addr fn)
 {
    CallSiteCache* site = top->site;
    Bool site_knows = site && site->ctx == top->ctx;
-   Context* parent = context_of_depth(t, t->depth - 1);
+   Context* parent = top->from_ctx;
    Context* ctx;
    Bool trampoline;
    if (site_knows && site->then_fn == fn) {
@@ -314,7 +319,8 @@ static SBRare* rare_state(SBInfo* sb)
    return rare_states[sb->rare - 1];
 }
 
-static Context* tail_call_context(SBInfo* entry, Context* parent, Addr site)
+static const TailCallCache* tail_call(SBInfo* entry, Context* parent,
+                                      Addr site)
 {
    TailCallCache* c = &rare_state(entry)->tail;
    if (c->ctx == NULL || c->parent != parent || c->site != site) {
@@ -323,11 +329,43 @@ static Context* tail_call_context(SBInfo* entry, Context* parent, Addr site)
          c->site = site;
          c->site_id = cp_intern(&cp_context_sites, site);
          c->fn_id = cp_intern(&cp_context_fns, entry->addr);
+         c->trampoline = cp_is_trampoline(entry->addr);
       }
       c->parent = parent;
       c->ctx = cp_context_enter_ids(parent, c->site_id, c->fn_id, CtxCall);
    }
-   return c->ctx;
+   return c;
+}
+
+/* A tail call: shown as a call from the jumping function, popped together
+ * with it because both share the return slot.  A jump to a PLT stub or the
+ * resolver (a lazily bound tail call) is replaced by the function it leads
+ * to, as after a call; the PLT's pushes leave SP below the shared slot,
+ * where the resolver's return to it would pop the frame before the
+ * hand-over.  A tail call from a frame that a tail call entered takes that
+ * frame's place, one frame per return slot, and its context is entered
+ * from that frame's: every function of the chain stays active in the
+ * context until the slot returns (loops of tail calls fold like
+ * recursion, docs/attribution.md). */
+static void tail_call_frame(ThreadStack* t, Frame* top, SBInfo* sb, Addr sp)
+{
+   const TailCallCache* c = tail_call(sb, cp_cur_ctx, cp_last_jump_site);
+   Addr slot = c->trampoline && top->sp > sp ? top->sp : sp;
+   FrameKind kind = c->trampoline ? FrameTrampoline : FrameCall;
+   UInt depth = t->depth;
+   if (top->by_jump && top->sp == slot) {
+      if (cp_context_parent(c->ctx) == top->ctx)
+         cp_context_count_call(c->ctx);
+      top->from_ctx = top->ctx;
+      top->fn = sb->addr;
+      top->callsite = cp_last_jump_site;
+      top->ctx = c->ctx;
+      top->kind = kind;
+      top->site = NULL;
+      return;
+   }
+   push(t, slot, sb->addr, cp_last_jump_site, c->ctx, kind, NULL);
+   if (t->depth > depth) top_frame(t)->by_jump = True;
 }
 
 static void enter_function_by_jump(SBInfo* sb, Addr sp)
@@ -347,13 +385,9 @@ static void enter_function_by_jump(SBInfo* sb, Addr sp)
            cp_context_enter(top->ctx, top->fn, fn, CtxCall), FrameCall,
            NULL);
    } else if (top->kind == FrameTrampoline || t->depth == 1) {
-      replace_top(t, top, fn);
-   } else if (!rewind_tail_loop(t, fn)) {
-      /* A tail call: shown as a call from the jumping function, popped
-       * together with it because both share the return slot. */
-      push(t, sp, fn, cp_last_jump_site,
-           tail_call_context(sb, cp_cur_ctx, cp_last_jump_site),
-           FrameCall, NULL);
+      replace_top(top, fn);
+   } else if (cp_opts.fold_recursion || !rewind_tail_loop(t, fn)) {
+      tail_call_frame(t, top, sb, sp);
    }
    publish(t);
 }
@@ -523,7 +557,8 @@ void cp_callstack_reroot(ThreadId tid, Context* root)
    t->root = root;
    for (i = 0; i < t->depth; i++) {
       Frame* f = &t->frames[i];
-      f->ctx = cp_context_enter(context_of_depth(t, i), f->callsite, f->fn,
+      f->from_ctx = context_of_depth(t, i);
+      f->ctx = cp_context_enter(f->from_ctx, f->callsite, f->fn,
                                 f->kind == FrameSignal ? CtxSignal : CtxCall);
    }
    publish(t);

@@ -57,6 +57,8 @@ typedef struct TailCallCache {
    Addr            site;
    struct Context* ctx;
    UInt            site_id, fn_id;   /* site and the entry, interned */
+   Bool            trampoline;       /* the entry is a PLT stub's or the
+                                      * resolver's (cp_is_trampoline) */
 } TailCallCache;
 
 /* What few superblocks need (cc1plus: 2% of them), allocated on first
@@ -148,7 +150,10 @@ typedef struct Frame {
    Addr      fn;
    Addr      callsite; /* where control left the frame below */
    Context*  ctx;      /* context current while this frame is on top */
+   Context*  from_ctx; /* the context it was entered from */
    FrameKind kind;
+   Bool      by_jump;  /* entered by a tail jump: it shares the return
+                        * slot of the frame below */
    Addr      alt_lo, alt_hi;  /* signal frames: the alternate stack in use */
    CallSiteCache* site;        /* of the call that pushed it, if any */
 } Frame;

@@ -9,6 +9,7 @@ import collections
 import re
 import sys
 
+from inclusive import inclusive_by_function
 from cyc import (Checker, cg_functions, parse_callgrind, pprof_raw, pprof_traces,
                  pprof, run, norm_fn, callgrind_annotate)
 
@@ -216,6 +217,32 @@ def check_plt(pb1, pb2, cgfile1, cgo1, n1, n2):
     r = parse_callgrind(cgfile1)
     cnt = sum(c for a, b, c, cost in r.calls if a == "main" and b == "libfn")
     C.eq("callgrind calls= count main->libfn", n1, cnt)
+
+
+def check_plt_tail(pb1, pb2, cgfile1, cgo1, n1, n2):
+    """libfn reached by a tail jump through a lazily bound PLT entry: the
+    resolver's frame is replaced by libfn, as after a call (main->via->libfn,
+    never ...->_dl_runtime_resolve->libfn), and both files agree on via."""
+    n1 = int(n1)
+    p1, p2, o1 = Prof(pb1), Prof(pb2), Oracle(cgo1)
+    expect_all_under(p1, "libfn", ["libfn", "via", "main"], o1.self_of("libfn"))
+    resolver = re.compile(r"_dl_runtime_resolve|_dl_fixup")
+    for p in (p1, p2):
+        bad = [s for s in p.containing("libfn") if any(resolver.match(f) for f in s[1])]
+        C.true(not bad, "libfn under the resolver: %s" % [(s[0], show(s[1])) for s in bad[:2]])
+        plt = [s for s in p.samples if any("@plt" in f for f in s[1])]
+        C.true(not plt, "PLT stub frames in stacks: %s" % [show(s[1]) for s in plt[:2]])
+    r1, r2 = (sum(s[0] for s in p.samples if any(resolver.match(f) for f in s[1]))
+              for p in (p1, p2))
+    C.true(r1 > 0, "no lazy-binding resolver cost in the profile")
+    C.eq("resolver cost with %s calls vs %d calls (must not grow with calls)" % (n2, n1), r1, r2)
+    r = parse_callgrind(cgfile1)
+    C.eq("callgrind calls= count via->libfn", n1,
+         sum(c for a, b, c, cost in r.calls if a == "via" and b == "libfn"))
+    incl, _ = inclusive_by_function(cgfile1)
+    via_file = sum(v for (obj, name), v in incl.items() if name == "via")
+    via_cum = sum(s[0] for s in p1.containing("via"))
+    C.eq("via: cum in pprof vs inclusive in the callgrind file", via_file, via_cum)
 
 
 def check_jump_out(pb_many, pb_few, cgo_many, after, catcher, extra_stack=""):
