@@ -14,6 +14,7 @@
  *                   record (trace.h)
  *   --floor=running both, and a running count of instructions (pipe.h)
  *   --floor=pipe    that, and the contexts built on another core (pipe.h)
+ *   --floor=pipe-check  that, and a per-superblock check (pipe.h)
  * amd64 only: the SP rule assumes calls push their return address. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -184,6 +185,7 @@ static IRSB* fl_instrument(VgCallbackClosure* closure, IRSB* in,
       if (keep_stack) track_stack(out, in, layout);
       return out;
    }
+   if (pipe_check) pipe_add_check(out);
    if (count_instrs) {
       /* One counter per group of exits after the same instruction, and
        * one for falling through: at most exits + 1. */
@@ -244,11 +246,12 @@ static Bool fl_option(const HChar* arg)
    if (VG_(strcmp)(v, "stack") && VG_(strcmp)(v, "count")
        && VG_(strcmp)(v, "both") && VG_(strcmp)(v, "trace")
        && VG_(strcmp)(v, "trace-bits") && VG_(strcmp)(v, "running")
-       && VG_(strcmp)(v, "pipe"))
+       && VG_(strcmp)(v, "pipe") && VG_(strcmp)(v, "pipe-check"))
       return False;
    trace_mode = VG_(strcmp)(v, "trace") == 0 ? TraceWords
                 : VG_(strcmp)(v, "trace-bits") == 0 ? TraceBits : TraceNone;
-   pipe_mode = VG_(strcmp)(v, "pipe") == 0 ? PipeOn
+   pipe_check = VG_(strcmp)(v, "pipe-check") == 0;
+   pipe_mode = VG_(strcmp)(v, "pipe") == 0 || pipe_check ? PipeOn
                : VG_(strcmp)(v, "running") == 0 ? PipeRunningCount : PipeOff;
    keep_stack = VG_(strcmp)(v, "count") != 0;
    count_instrs = trace_mode == TraceNone && VG_(strcmp)(v, "stack") != 0;
@@ -257,8 +260,8 @@ static Bool fl_option(const HChar* arg)
 
 static void fl_usage(void)
 {
-   VG_(printf)("    --floor=stack|count|both|trace|trace-bits|running|pipe   "
-               "what to do [both]\n");
+   VG_(printf)("    --floor=stack|count|both|trace|trace-bits|running|pipe|"
+               "pipe-check   what to do [both]\n");
 }
 
 static void fl_debug_usage(void) {}

@@ -22,6 +22,7 @@ extern SysRes VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
                               RegWord, RegWord, RegWord, RegWord, RegWord);
 
 PipeMode pipe_mode = PipeOff;
+Bool  pipe_check;
 ULong pipe_running;
 
 /* --- the ring ------------------------------------------------------------ */
@@ -416,4 +417,24 @@ void pipe_count_side_exit(IRSB* out, UInt n, UInt total, IRExpr* taken,
 void pipe_count_end(IRSB* out, UInt total, Bool counted)
 {
    if (!counted) add_running(out, cp_ir_word(total), False);
+}
+
+/* The key every superblock finds: its check never calls the helper. */
+static ULong check_key = 1;
+
+static VG_REGPARM(0) void check_failed(void)
+{
+   tl_assert(0);
+}
+
+void pipe_add_check(IRSB* out)
+{
+   IRExpr* distance = cp_ir_binop(out, Iop_Sub64,
+                                  cp_ir_load64(out, &check_key),
+                                  cp_ir_word(1));
+   cp_ir_call_if(out, cp_ir_tmp(out, Ity_I1,
+                                IRExpr_Binop(Iop_CmpLT64U,
+                                             cp_ir_word(0x7fffffff),
+                                             distance)),
+                 0, "check_failed", check_failed, mkIRExprVec_0());
 }

@@ -17,6 +17,12 @@
 /* --floor=running: only the running count; --floor=pipe: all of it. */
 typedef enum { PipeOff, PipeRunningCount, PipeOn } PipeMode;
 extern PipeMode pipe_mode;
+/* --floor=pipe-check: the pipe, and at the start of every superblock a
+ * check shaped like cycprof's (a word compared with the superblock's key,
+ * a helper call if they differ) that never fires: what noticing at run
+ * time that code of another function runs in a frame would add. */
+extern Bool pipe_check;
+void pipe_add_check(IRSB* out);
 /* The running count the inline code adds each exit's instructions to. */
 extern ULong pipe_running;
 
