@@ -9,26 +9,39 @@ build_bench_tools() {
         >make.log 2>&1 || fail "make bench-tools failed: $(tail -n 1 make.log)"
 }
 
+# The programs both tests run, each with its arguments.
+BENCH_PROGS=("fib 20" "recurse 10" "longjmp 500" "tailcall 100")
+
+# bench_vg LOG TOOL-OPTIONS... -- PROG ARGS...: valgrind with bench-lib/ as
+# VALGRIND_LIB (the environment is part of what the program executes),
+# its log in LOG.
+bench_vg() {
+    local log=$1 opts=()
+    shift
+    while [ "$1" != -- ]; do opts+=("$1"); shift; done
+    shift
+    VGLIB=$CYCPROF_BUILD/bench-lib vg "${opts[@]}" --log-file="$PWD/$log" "$@" \
+        >"$log.out" 2>&1 </dev/null || fail "$*: valgrind ${opts[*]} failed"
+}
+
+# lackey's total for PROG ARGS..., run as bench_vg runs it.
+bench_lackey_total() {
+    bench_vg lackey.log --tool=lackey --vex-guest-chase=no -- "$@"
+    python3 "$TESTS_DIR/lib/cyc.py" lackey-total lackey.log || fail "$*: no lackey total"
+}
+
 # The floor is evidence only if it does all the counting cycprof does: its
-# total equals lackey's, both run with bench-lib/ as VALGRIND_LIB (the
-# environment is part of what the program executes).  And its stack pops
-# every frame it pushed but the ones live at exit (_start's callers).
+# total equals lackey's.  And its stack pops every frame it pushed but the
+# ones live at exit (_start's callers).
 t_bench_floor_exact() {
     build_bench_tools
-    local spec
-    for spec in "fib 20" "recurse 10" "longjmp 500" "tailcall 100"; do
+    local spec want got calls pops
+    for spec in "${BENCH_PROGS[@]}"; do
         # shellcheck disable=SC2086
         set -- $spec
         need_prog "$1"
-        VGLIB=$CYCPROF_BUILD/bench-lib vg --tool=lackey --vex-guest-chase=no \
-            --log-file="$PWD/lackey.log" "$BIN/$1" "${@:2}" >lackey.out 2>&1 </dev/null ||
-            fail "$spec: lackey failed"
-        VGLIB=$CYCPROF_BUILD/bench-lib vg --tool=cpfloor \
-            --log-file="$PWD/floor.log" "$BIN/$1" "${@:2}" >floor.out 2>&1 </dev/null ||
-            fail "$spec: cpfloor failed"
-        local want got calls pops
-        want=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total lackey.log) ||
-            fail "$spec: no lackey total"
+        want=$(bench_lackey_total "$BIN/$1" "${@:2}") || exit 1
+        bench_vg floor.log --tool=cpfloor -- "$BIN/$1" "${@:2}"
         read -r got calls pops < <(sed -n \
             's/.*cpfloor: guest instrs \([0-9]*\), calls \([0-9]*\), pops \([0-9]*\),.*/\1 \2 \3/p' \
             floor.log)
@@ -46,21 +59,13 @@ t_bench_floor_exact() {
 t_bench_floor_pipe_exact() {
     build_bench_tools
     local spec want run charged alone
-    for spec in "fib 20" "recurse 10" "longjmp 500" "tailcall 100"; do
+    for spec in "${BENCH_PROGS[@]}"; do
         # shellcheck disable=SC2086
         set -- $spec
         need_prog "$1"
-        VGLIB=$CYCPROF_BUILD/bench-lib vg --tool=lackey --vex-guest-chase=no \
-            --log-file="$PWD/lackey.log" "$BIN/$1" "${@:2}" >lackey.out 2>&1 </dev/null ||
-            fail "$spec: lackey failed"
-        want=$(python3 "$TESTS_DIR/lib/cyc.py" lackey-total lackey.log) ||
-            fail "$spec: no lackey total"
-        VGLIB=$CYCPROF_BUILD/bench-lib vg --tool=cpfloor --floor=pipe \
-            --log-file="$PWD/pipe.log" "$BIN/$1" "${@:2}" >pipe.out 2>&1 </dev/null ||
-            fail "$spec: cpfloor --floor=pipe failed"
-        VGLIB=$CYCPROF_BUILD/bench-lib vg --tool=cpfloor --floor=running \
-            --log-file="$PWD/running.log" "$BIN/$1" "${@:2}" >running.out 2>&1 </dev/null ||
-            fail "$spec: cpfloor --floor=running failed"
+        want=$(bench_lackey_total "$BIN/$1" "${@:2}") || exit 1
+        bench_vg pipe.log --tool=cpfloor --floor=pipe -- "$BIN/$1" "${@:2}"
+        bench_vg running.log --tool=cpfloor --floor=running -- "$BIN/$1" "${@:2}"
         run=$(sed -n 's/.*cpfloor pipe: run: words [0-9]*, instrs \([0-9]*\),.*/\1/p' pipe.log)
         charged=$(sed -n 's/.*cpfloor pipe: reader: .*instrs charged \([0-9]*\),.*/\1/p' pipe.log)
         alone=$(sed -n 's/.*cpfloor running: instrs \([0-9]*\)$/\1/p' running.log)
