@@ -30,54 +30,60 @@ bench_lackey_total() {
     python3 "$TESTS_DIR/lib/cyc.py" lackey-total lackey.log || fail "$*: no lackey total"
 }
 
-# The floor is evidence only if it does all the counting cycprof does: its
-# total equals lackey's.  And its stack pops every frame it pushed but the
-# ones live at exit (_start's callers).
-t_bench_floor_exact() {
+# bench_each CHECK: builds the floor, then for each of BENCH_PROGS runs
+# CHECK SPEC LACKEY-TOTAL PROG ARGS...
+bench_each() {
+    local spec want
     build_bench_tools
-    local spec want got calls pops
     for spec in "${BENCH_PROGS[@]}"; do
         # shellcheck disable=SC2086
         set -- $spec
         need_prog "$1"
         want=$(bench_lackey_total "$BIN/$1" "${@:2}") || exit 1
-        bench_vg floor.log --tool=cpfloor -- "$BIN/$1" "${@:2}"
-        read -r got calls pops < <(sed -n \
-            's/.*cpfloor: guest instrs \([0-9]*\), calls \([0-9]*\), pops \([0-9]*\),.*/\1 \2 \3/p' \
-            floor.log)
-        [ -n "$got" ] || fail "$spec: no 'cpfloor: guest instrs' line in floor.log"
-        [ "$got" = "$want" ] || note "$spec: floor total $got != lackey $want"
-        [ "$calls" -gt 0 ] && [ $((calls - pops)) -ge 0 ] && [ $((calls - pops)) -le 8 ] ||
-            note "$spec: the floor's stack pushed $calls frames and popped $pops"
-        echo "$spec: floor=$got lackey=$want calls=$calls pops=$pops"
+        "$CHECK" "$spec" "$want" "$BIN/$1" "${@:2}"
     done
 }
+
+# The floor is evidence only if it does all the counting cycprof does: its
+# total equals lackey's.  And its stack pops every frame it pushed but the
+# ones live at exit (_start's callers).
+check_floor() {
+    local spec=$1 want=$2 got calls pops
+    shift 2
+    bench_vg floor.log --tool=cpfloor -- "$@"
+    read -r got calls pops < <(sed -n \
+        's/.*cpfloor: guest instrs \([0-9]*\), calls \([0-9]*\), pops \([0-9]*\),.*/\1 \2 \3/p' \
+        floor.log)
+    [ -n "$got" ] || fail "$spec: no 'cpfloor: guest instrs' line in floor.log"
+    [ "$got" = "$want" ] || note "$spec: floor total $got != lackey $want"
+    [ "$calls" -gt 0 ] && [ $((calls - pops)) -ge 0 ] && [ $((calls - pops)) -le 8 ] ||
+        note "$spec: the floor's stack pushed $calls frames and popped $pops"
+    echo "$spec: floor=$got lackey=$want calls=$calls pops=$pops"
+}
+t_bench_floor_exact() { CHECK=check_floor bench_each; }
+
 # --floor=pipe measures the contexts built on another core only if nothing
 # is lost on the way: the running count of the run, and the instructions
 # the reader charged to its contexts, both equal lackey's total; so does
 # the running count alone (--floor=running).
-t_bench_floor_pipe_exact() {
-    build_bench_tools
-    local spec want run charged alone
-    for spec in "${BENCH_PROGS[@]}"; do
-        # shellcheck disable=SC2086
-        set -- $spec
-        need_prog "$1"
-        want=$(bench_lackey_total "$BIN/$1" "${@:2}") || exit 1
-        bench_vg pipe.log --tool=cpfloor --floor=pipe -- "$BIN/$1" "${@:2}"
-        bench_vg running.log --tool=cpfloor --floor=running -- "$BIN/$1" "${@:2}"
-        run=$(sed -n 's/.*cpfloor pipe: run: words [0-9]*, instrs \([0-9]*\),.*/\1/p' pipe.log)
-        charged=$(sed -n 's/.*cpfloor pipe: reader: .*instrs charged \([0-9]*\),.*/\1/p' pipe.log)
-        alone=$(sed -n 's/.*cpfloor running: instrs \([0-9]*\)$/\1/p' running.log)
-        [ -n "$run" ] && [ -n "$charged" ] ||
-            fail "$spec: no run or reader line in pipe.log: $(grep -c cpfloor pipe.log) cpfloor lines"
-        [ -n "$alone" ] || fail "$spec: no 'cpfloor running' line in running.log"
-        [ "$run" = "$want" ] || note "$spec: the pipe's running count $run != lackey $want"
-        [ "$charged" = "$want" ] || note "$spec: the reader charged $charged != lackey $want"
-        [ "$alone" = "$want" ] || note "$spec: --floor=running counted $alone != lackey $want"
-        echo "$spec: lackey=$want run=$run reader=$charged running=$alone"
-    done
+check_pipe() {
+    local spec=$1 want=$2 run charged alone
+    shift 2
+    bench_vg pipe.log --tool=cpfloor --floor=pipe -- "$@"
+    bench_vg running.log --tool=cpfloor --floor=running -- "$@"
+    run=$(sed -n 's/.*cpfloor pipe: run: words [0-9]*, instrs \([0-9]*\),.*/\1/p' pipe.log)
+    charged=$(sed -n 's/.*cpfloor pipe: reader: .*instrs charged \([0-9]*\),.*/\1/p' pipe.log)
+    alone=$(sed -n 's/.*cpfloor running: instrs \([0-9]*\)$/\1/p' running.log)
+    [ -n "$run" ] && [ -n "$charged" ] ||
+        fail "$spec: no run or reader line in pipe.log: $(grep -c cpfloor pipe.log) cpfloor lines"
+    [ -n "$alone" ] || fail "$spec: no 'cpfloor running' line in running.log"
+    [ "$run" = "$want" ] || note "$spec: the pipe's running count $run != lackey $want"
+    [ "$charged" = "$want" ] || note "$spec: the reader charged $charged != lackey $want"
+    [ "$alone" = "$want" ] || note "$spec: --floor=running counted $alone != lackey $want"
+    echo "$spec: lackey=$want run=$run reader=$charged running=$alone"
 }
+t_bench_floor_pipe_exact() { CHECK=check_pipe bench_each; }
+
 # The floor is amd64 only (its stack rule assumes calls push their return
 # address), so the tests exist only there.
 if [ "$(uname -m)" = x86_64 ]; then
