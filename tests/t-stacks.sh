@@ -31,6 +31,18 @@ t_recursion_nofold() {
 }
 register stack-recursion-nofold t_recursion_nofold
 
+# With every chain its own context, a loop of tail calls between frames
+# that tail jumps entered must still not grow the tree: 20 rounds and
+# 2000 give the same stacks.
+t_tailloop_nofold() {
+    need_tool; need_tailloop
+    local b1 b2
+    b1=$(prof --fold-recursion=no -- "$BIN/tailloop" 2 2000) || exit 1
+    b2=$(prof --fold-recursion=no -- "$BIN/tailloop" 2 20) || exit 1
+    sc bounded "$b1.pb.gz" "$b2.pb.gz" "$(cachegrind_out "$BIN/tailloop" 2 2000)" ""
+}
+register stack-tailloop-nofold t_tailloop_nofold
+
 t_tailcall() {
     need_tool; need_prog tailcall
     # the program must really contain a tail call: ta ends in a jump to tb

@@ -346,14 +346,16 @@ static const TailCallCache* tail_call(SBInfo* entry, Context* parent,
  * frame's place, one frame per return slot, and its context is entered
  * from that frame's: every function of the chain stays active in the
  * context until the slot returns (loops of tail calls fold like
- * recursion, docs/attribution.md). */
+ * recursion, docs/attribution.md).  Not with --fold-recursion=no, whose
+ * chains would then grow without end: there the frames stay, for
+ * rewind_tail_loop to find. */
 static void tail_call_frame(ThreadStack* t, Frame* top, SBInfo* sb, Addr sp)
 {
    const TailCallCache* c = tail_call(sb, cp_cur_ctx, cp_last_jump_site);
    Addr slot = c->trampoline && top->sp > sp ? top->sp : sp;
    FrameKind kind = c->trampoline ? FrameTrampoline : FrameCall;
    UInt depth = t->depth;
-   if (top->by_jump && top->sp == slot) {
+   if (cp_opts.fold_recursion && top->by_jump && top->sp == slot) {
       if (cp_context_parent(c->ctx) == top->ctx)
          cp_context_count_call(c->ctx);
       top->from_ctx = top->ctx;

@@ -25,9 +25,7 @@ typedef struct {
    UInt    typical_len;
 } Owner;
 
-/* The run of positions [*first, *end) that holds pos: its superblock's
- * counters.  Read from sb_at alone, a few words beside pos, where the
- * superblock's record may lie far away. */
+/* Where the run of positions that holds pos ends (cp_owner_run). */
 static inline UInt cp_owner_run_end(const Owner* o, UInt pos)
 {
    UInt id = o->sb_at[pos], e = pos + 1;
@@ -35,6 +33,9 @@ static inline UInt cp_owner_run_end(const Owner* o, UInt pos)
    return e;
 }
 
+/* The run of positions [*first, *end) that holds pos: its superblock's
+ * counters.  Read from sb_at alone, a few words beside pos, where the
+ * superblock's record may lie far away. */
 static inline void cp_owner_run(const Owner* o, UInt pos, UInt* first,
                                 UInt* end)
 {
