@@ -238,8 +238,10 @@ static void read_call(Addr target, Addr site, ULong count)
 {
    UInt fn = intern_fn(target), top = stack[depth - 1].ctx, ctx;
    charge(count);
-   /* As cycprof's default: a call to an active function keeps the
-    * current context, so recursion never deepens the tree. */
+   /* Simpler than cycprof's re-entry contexts (docs/attribution.md): a
+    * call to an active function keeps the current context, so recursion
+    * never deepens the tree.  cycprof builds more contexts (cc1plus: 4.07 M
+    * against 3.28 M), which the reader has the time to spare for. */
    if (fn_active[fn]) {
       ctx = top;
       folded++;

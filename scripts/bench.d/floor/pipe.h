@@ -3,10 +3,10 @@
  * floor's stack and counters, adds a running count of instructions, and
  * sends each call (callee, call site, count) and each pop (count) through
  * a ring in shared memory to a forked reader on the other core.  The
- * reader builds the calling-context tree as cycprof does (one context per
- * (parent, call site, callee), a call to an active function keeps the
- * current context) and charges each context the instructions between its
- * events.  At exit the run waits for the reader, so the wall time is the
+ * reader builds the calling-context tree much as cycprof does (one context
+ * per (parent, call site, callee); a call to an active function keeps the
+ * current context, where cycprof enters a re-entry context) and charges
+ * each context the instructions between its events.  At exit the run waits for the reader, so the wall time is the
  * pipeline's.  It keeps a total per context only: no cost per line. */
 #ifndef FLOOR_PIPE_H
 #define FLOOR_PIPE_H
