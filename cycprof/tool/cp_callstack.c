@@ -269,6 +269,17 @@ static Bool rewind_tail_loop(ThreadStack* t, Addr fn)
    return False;
 }
 
+/* top becomes a frame of fn in ctx, entered from top->from_ctx; a call
+ * into ctx unless recursion folded it (as push_with_room counts). */
+static void retarget_frame(Frame* top, Addr fn, Context* ctx, Bool trampoline)
+{
+   top->fn = fn;
+   top->ctx = ctx;
+   top->kind = trampoline ? FrameTrampoline : FrameCall;
+   top->site = NULL;
+   if (cp_context_parent(ctx) == top->from_ctx) cp_context_count_call(ctx);
+}
+
 /* PLT stubs and the resolver hand over to the real callee; the outermost
  * frame has nothing to return to.  Both are replaced.  A stub's call site
  * remembers where the stub led last time. */
@@ -295,11 +306,7 @@ static void replace_top(Frame* top, Addr fn)
          site->then_trampoline = trampoline;
       }
    }
-   top->fn = fn;
-   top->ctx = ctx;
-   top->kind = trampoline ? FrameTrampoline : FrameCall;
-   top->site = NULL;
-   if (cp_context_parent(ctx) == parent) cp_context_count_call(ctx);
+   retarget_frame(top, fn, ctx, trampoline);
 }
 
 /* The few superblocks' SBRare, by SBInfo.rare - 1: an index there
@@ -353,20 +360,15 @@ static void tail_call_frame(ThreadStack* t, Frame* top, SBInfo* sb, Addr sp)
 {
    const TailCallCache* c = tail_call(sb, cp_cur_ctx, cp_last_jump_site);
    Addr slot = c->trampoline && top->sp > sp ? top->sp : sp;
-   FrameKind kind = c->trampoline ? FrameTrampoline : FrameCall;
    UInt depth = t->depth;
    if (cp_opts.fold_recursion && top->by_jump && top->sp == slot) {
-      if (cp_context_parent(c->ctx) == top->ctx)
-         cp_context_count_call(c->ctx);
       top->from_ctx = top->ctx;
-      top->fn = sb->addr;
       top->callsite = cp_last_jump_site;
-      top->ctx = c->ctx;
-      top->kind = kind;
-      top->site = NULL;
+      retarget_frame(top, sb->addr, c->ctx, c->trampoline);
       return;
    }
-   push(t, slot, sb->addr, cp_last_jump_site, c->ctx, kind, NULL);
+   push(t, slot, sb->addr, cp_last_jump_site, c->ctx,
+        c->trampoline ? FrameTrampoline : FrameCall, NULL);
    if (t->depth > depth) top_frame(t)->by_jump = True;
 }
 
