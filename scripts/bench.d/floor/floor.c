@@ -151,19 +151,13 @@ static void track_stack(IRSB* out, const IRSB* in,
                  1, "on_sp_rise", on_sp_rise, mkIRExprVec_1(sp));
 }
 
-static UInt count_instrs_in(const IRSB* in)
+/* How many of in's statements are of kind tag (instructions: Ist_IMark,
+ * side exits: Ist_Exit). */
+static UInt count_stmts(const IRSB* in, IRStmtTag tag)
 {
    UInt i, n = 0;
    for (i = 0; i < (UInt)in->stmts_used; i++)
-      if (in->stmts[i]->tag == Ist_IMark) n++;
-   return n;
-}
-
-static UInt count_exits(const IRSB* in)
-{
-   UInt i, n = 0;
-   for (i = 0; i < (UInt)in->stmts_used; i++)
-      if (in->stmts[i]->tag == Ist_Exit) n++;
+      if (in->stmts[i]->tag == tag) n++;
    return n;
 }
 
@@ -175,7 +169,7 @@ static IRSB* fl_instrument(VgCallbackClosure* closure, IRSB* in,
 {
    IRSB* out = deepCopyIRSBExceptStmts(in);
    UInt i, n_instrs = 0, n_exits = 0, group = 0, group_instrs = 0, first = 0;
-   UInt total = count_instrs_in(in);
+   UInt total = pipe_mode != PipeOff ? count_stmts(in, Ist_IMark) : 0;
    Bool running_counted = False;
    ULong* counts = NULL;
    (void)closure; (void)vge; (void)archinfo_host; (void)gWordTy; (void)hWordTy;
@@ -189,7 +183,7 @@ static IRSB* fl_instrument(VgCallbackClosure* closure, IRSB* in,
    if (count_instrs) {
       /* One counter per group of exits after the same instruction, and
        * one for falling through: at most exits + 1. */
-      n_exits = count_exits(in);
+      n_exits = count_stmts(in, Ist_Exit);
       first = new_counters(n_exits + 1, &counts);
    }
    for (i = 0; i < (UInt)in->stmts_used; i++) {

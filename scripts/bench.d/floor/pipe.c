@@ -9,7 +9,10 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_array.h"
+#include "cp_intern.h"
 #include "cp_ir.h"
+#include "cp_wordmap.h"
 #include "pipe.h"
 
 /* In the core, not in pub_tool_aspacemgr.h; the only way to get memory
@@ -147,53 +150,32 @@ typedef struct {
 
 typedef struct { UInt ctx, fn; } RFrame;
 
-static Ctx*    ctxs;
-static UInt    n_ctxs, ctxs_capacity;
-static UInt*   slots;            /* context ids by (parent, site, fn) */
-static UInt    slots_mask;
-static Addr*   fn_addr;          /* interned callees */
-static UInt*   fn_active;        /* activations of each on the stack */
-static UInt*   fn_slots;
-static UInt    n_fns, fns_capacity, fn_slots_mask;
-static RFrame* stack;
-static UInt    depth, stack_capacity, max_depth;
-static ULong   last_count, events, folded;
+static Ctx*     ctxs;
+static UInt     n_ctxs, ctxs_capacity;
+static UInt*    slots;            /* context ids by (parent, site, fn) */
+static UInt     slots_mask;
+static Interner fns;              /* callees, interned */
+static UInt*    fn_active;        /* activations of each on the stack */
+static UInt     fn_active_capacity;
+static RFrame*  stack;
+static UInt     depth, stack_capacity, max_depth;
+static ULong    last_count, events, folded;
 
-static inline ULong mix(ULong x)
-{
-   x ^= x >> 33;
-   x *= 0xff51afd7ed558ccdULL;
-   x ^= x >> 33;
-   return x;
-}
-
-static void* grow(void* items, UInt* capacity, SizeT size)
-{
-   *capacity = *capacity ? 2 * *capacity : 1024;
-   return VG_(realloc)("floor.pipe", items, (SizeT)*capacity * size);
-}
-
+/* The callee's interned index, with its activation count. */
 static UInt intern_fn(Addr fn)
 {
-   UInt i = (UInt)mix(fn) & fn_slots_mask, id;
-   for (; (id = fn_slots[i]) != 0; i = (i + 1) & fn_slots_mask)
-      if (fn_addr[id] == fn) return id;
-   if (++n_fns >= fns_capacity) {
-      UInt cap = fns_capacity;
-      fn_addr = grow(fn_addr, &fns_capacity, sizeof(Addr));
-      fn_active = VG_(realloc)("floor.pipe", fn_active,
-                               fns_capacity * sizeof(UInt));
-      VG_(memset)(fn_active + cap, 0, (fns_capacity - cap) * sizeof(UInt));
-   }
-   tl_assert(n_fns < fn_slots_mask / 2);
-   fn_addr[n_fns] = fn;
-   fn_slots[i] = n_fns;
-   return n_fns;
+   UInt id = cp_intern(&fns, fn), old = fn_active_capacity;
+   if (id < old) return id;
+   fn_active = cp_room_for_one("floor.pipe", fn_active, id, &fn_active_capacity,
+                               sizeof(UInt), 1024);
+   VG_(memset)(fn_active + old, 0, (fn_active_capacity - old) * sizeof(UInt));
+   return id;
 }
 
 static UInt ctx_slot(UInt parent, Addr site, UInt fn)
 {
-   return (UInt)mix(((ULong)parent << 32 | fn) ^ mix(site)) & slots_mask;
+   return (UInt)cp_hash_word(((UWord)parent << 32 | fn) ^ cp_hash_word(site))
+          & slots_mask;
 }
 
 static void rehash(void)
@@ -216,9 +198,9 @@ static UInt child(UInt parent, Addr site, UInt fn)
       const Ctx* c = &ctxs[id];
       if (c->parent == parent && c->fn == fn && c->site == site) return id;
    }
-   if (++n_ctxs >= ctxs_capacity)
-      ctxs = grow(ctxs, &ctxs_capacity, sizeof(Ctx));
-   id = n_ctxs;
+   ctxs = cp_room_for_one("floor.pipe", ctxs, n_ctxs + 1, &ctxs_capacity,
+                          sizeof(Ctx), 1024);
+   id = ++n_ctxs;
    ctxs[id].site = site;
    ctxs[id].parent = parent;
    ctxs[id].fn = fn;
@@ -250,8 +232,8 @@ static void read_call(Addr target, Addr site, ULong count)
    }
    ctxs[ctx].calls++;
    fn_active[fn]++;
-   if (depth == stack_capacity)
-      stack = grow(stack, &stack_capacity, sizeof(RFrame));
+   stack = cp_room_for_one("floor.pipe", stack, depth, &stack_capacity,
+                           sizeof(RFrame), 1024);
    stack[depth].ctx = ctx;
    stack[depth].fn = fn;
    depth++;
@@ -269,16 +251,16 @@ static void read_pops(UInt n, ULong count)
 
 static void reader_init(void)
 {
-   ctxs = grow(NULL, &ctxs_capacity, sizeof(Ctx));
+   ctxs = cp_room_for_one("floor.pipe", NULL, 0, &ctxs_capacity,
+                          sizeof(Ctx), 1024);
    n_ctxs = 1;                    /* 1: the root; 0: no context */
    VG_(memset)(&ctxs[1], 0, sizeof(Ctx));
    slots_mask = (1u << 20) - 1;
    slots = VG_(calloc)("floor.pipe", slots_mask + 1, sizeof(UInt));
-   fn_slots_mask = (1u << 20) - 1;
-   fn_slots = VG_(calloc)("floor.pipe", fn_slots_mask + 1, sizeof(UInt));
-   fn_addr = grow(NULL, &fns_capacity, sizeof(Addr));
-   fn_active = VG_(calloc)("floor.pipe", fns_capacity, sizeof(UInt));
-   stack = grow(NULL, &stack_capacity, sizeof(RFrame));
+   cp_intern_init(&fns);
+   intern_fn(0);                  /* the root's */
+   stack = cp_room_for_one("floor.pipe", NULL, 0, &stack_capacity,
+                           sizeof(RFrame), 1024);
    stack[0].ctx = 1;
    stack[0].fn = 0;
    depth = 1;
