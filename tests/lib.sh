@@ -50,6 +50,24 @@ need_prog() {
     done
 }
 
+# need_tail_jump PROG FROM TO: the test program is built as it says, with
+# FROM ending in a tail jump to TO (x86 jmp, arm64 b).  FROM's code is
+# left in FROM.s.
+need_tail_jump() {
+    local prog=$1 from=$2 to=$3
+    objdump -d --no-show-raw-insn "$BIN/$prog" |
+        awk "/<$from>:/{f=1;next} f&&/^\$/{exit} f" >"$from.s"
+    grep -q -E "[[:space:]](jmp|b)[[:space:]]+[0-9a-f]+ <$to>" "$from.s" ||
+        fail "test program: $from() does not tail-jump to $to (objdump: $(tr '\n' ' ' <"$from.s" | cut -c1-200))"
+}
+
+# need_lazy_binding PROG: the test program binds its PLT entries lazily.
+need_lazy_binding() {
+    readelf -d "$BIN/$1" | grep -q -E 'BIND_NOW|FLAGS.*NOW' &&
+        fail "test program $1 is linked with -z now"
+    return 0
+}
+
 # ------------------------------------------------------------------ running valgrind
 # Every valgrind run (tool and oracles alike) gets the same small, fixed
 # environment and cwd, so that the profiled program executes the same

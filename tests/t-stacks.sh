@@ -46,9 +46,7 @@ register stack-tailloop-nofold t_tailloop_nofold
 t_tailcall() {
     need_tool; need_prog tailcall
     # the program must really contain a tail call: ta ends in a jump to tb
-    # (x86 jmp, arm64 b)
-    objdump -d --no-show-raw-insn "$BIN/tailcall" | awk '/<ta>:/{f=1;next} f&&/^$/{exit} f' >ta.s
-    grep -q -E '[[:space:]](jmp|b)[[:space:]]+[0-9a-f]+ <tb>' ta.s || fail "test program: ta() does not tail-jump to tb (objdump: $(tr '\n' ' ' <ta.s | cut -c1-200))"
+    need_tail_jump tailcall ta tb
     grep -q -E '[[:space:]](call|bl)[[:space:]]+[0-9a-f]+ <tb>' ta.s && fail "test program: ta() calls tb instead of jumping"
     local b; b=$(prof -- "$BIN/tailcall" 100) || exit 1
     sc tailcall "$b.pb.gz" "$(cachegrind_out "$BIN/tailcall" 100)"
@@ -56,8 +54,7 @@ t_tailcall() {
 register stack-tailcall t_tailcall
 
 t_plt() {
-    need_tool; need_prog plt_main
-    readelf -d "$BIN/plt_main" | grep -q -E 'BIND_NOW|FLAGS.*NOW' && fail "test program is linked with -z now"
+    need_tool; need_prog plt_main; need_lazy_binding plt_main
     local b1 b2
     b1=$(prof -- "$BIN/plt_main" 1000) || exit 1
     b2=$(prof -- "$BIN/plt_main" 2000) || exit 1
@@ -68,11 +65,8 @@ register stack-plt-lazy-binding t_plt
 # The same library function reached by a tail jump through the PLT: the
 # resolver is then entered by a jump, not a call.
 t_plt_tail() {
-    need_tool; need_prog plt_tail
-    readelf -d "$BIN/plt_tail" | grep -q -E 'BIND_NOW|FLAGS.*NOW' && fail "test program is linked with -z now"
-    objdump -d --no-show-raw-insn "$BIN/plt_tail" | awk '/<via>:/{f=1;next} f&&/^$/{exit} f' >via.s
-    grep -q -E '[[:space:]](jmp|b)[[:space:]]+[0-9a-f]+ <libfn@plt>' via.s ||
-        fail "test program: via() does not tail-jump to libfn@plt (objdump: $(tr '\n' ' ' <via.s | cut -c1-200))"
+    need_tool; need_prog plt_tail; need_lazy_binding plt_tail
+    need_tail_jump plt_tail via libfn@plt
     local b1 b2
     b1=$(prof -- "$BIN/plt_tail" 1000) || exit 1
     b2=$(prof -- "$BIN/plt_tail" 2000) || exit 1

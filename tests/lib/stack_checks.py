@@ -195,50 +195,48 @@ def check_tailcall(pb, cgo):
     C.true(not bad, "main's own cost on a stack below ta/tb: %s" % [show(s[1]) for s in bad[:2]])
 
 
-def check_plt(pb1, pb2, cgfile1, cgo1, n1, n2):
-    n1, n2 = int(n1), int(n2)
-    p1, p2, o1 = Prof(pb1), Prof(pb2), Oracle(cgo1)
-    expect_all_under(p1, "libfn", ["libfn", "main"], o1.self_of("libfn"), "libfn under main->libfn")
+RESOLVER = re.compile(r"_dl_runtime_resolve|_dl_fixup")
+
+
+def check_lazy_binding(p1, p2, cgfile1, caller, n1, n2):
+    """What holds however libfn is reached through its lazily bound PLT
+    entry (p1 with n1 calls, p2 with n2): no PLT stub frame; the resolver
+    runs once, whatever the number of calls; the callgrind file counts
+    the n1 calls from caller."""
     for p in (p1, p2):
         plt = [s for s in p.samples if any("@plt" in f or f in (".plt", ".plt.got", ".plt.sec") for f in s[1])]
         C.true(not plt, "PLT stub frames in stacks: %s" % [show(s[1]) for s in plt[:2]])
+    r1, r2 = (sum(s[0] for s in p.samples if any(RESOLVER.match(f) for f in s[1]))
+              for p in (p1, p2))
+    C.true(r1 > 0, "no lazy-binding resolver (_dl_runtime_resolve/_dl_fixup) cost in the profile")
+    C.eq("resolver cost with %d calls vs %d calls (must not grow with calls)" % (n2, n1), r1, r2)
+    r = parse_callgrind(cgfile1)
+    C.eq("callgrind calls= count %s->libfn" % caller, n1,
+         sum(c for a, b, c, cost in r.calls if a == caller and b == "libfn"))
+
+
+def check_plt(pb1, pb2, cgfile1, cgo1, n1, n2):
+    p1, p2, o1 = Prof(pb1), Prof(pb2), Oracle(cgo1)
+    expect_all_under(p1, "libfn", ["libfn", "main"], o1.self_of("libfn"), "libfn under main->libfn")
+    for p in (p1, p2):
         callers = collections.Counter()
         for s in p.containing("libfn"):
             i = next(k for k, f in enumerate(s[1]) if is_fn(f, "libfn"))
             callers[s[1][i + 1] if i + 1 < len(s[1]) else "<root>"] += s[0]
         C.true(set(callers) == {"main"}, "libfn's caller is not always main: %s" % dict(callers))
-
-    def resolver(p):
-        return sum(s[0] for s in p.samples
-                   if any(re.match(r"_dl_runtime_resolve|_dl_fixup", f) for f in s[1]))
-    r1, r2 = resolver(p1), resolver(p2)
-    C.true(r1 > 0, "no lazy-binding resolver (_dl_runtime_resolve/_dl_fixup) cost in the profile")
-    C.eq("resolver cost with %d calls vs %d calls (must not grow with calls)" % (n2, n1), r1, r2)
-    r = parse_callgrind(cgfile1)
-    cnt = sum(c for a, b, c, cost in r.calls if a == "main" and b == "libfn")
-    C.eq("callgrind calls= count main->libfn", n1, cnt)
+    check_lazy_binding(p1, p2, cgfile1, "main", int(n1), int(n2))
 
 
 def check_plt_tail(pb1, pb2, cgfile1, cgo1, n1, n2):
     """libfn reached by a tail jump through a lazily bound PLT entry: the
     resolver's frame is replaced by libfn, as after a call (main->via->libfn,
     never ...->_dl_runtime_resolve->libfn), and both files agree on via."""
-    n1 = int(n1)
     p1, p2, o1 = Prof(pb1), Prof(pb2), Oracle(cgo1)
     expect_all_under(p1, "libfn", ["libfn", "via", "main"], o1.self_of("libfn"))
-    resolver = re.compile(r"_dl_runtime_resolve|_dl_fixup")
     for p in (p1, p2):
-        bad = [s for s in p.containing("libfn") if any(resolver.match(f) for f in s[1])]
+        bad = [s for s in p.containing("libfn") if any(RESOLVER.match(f) for f in s[1])]
         C.true(not bad, "libfn under the resolver: %s" % [(s[0], show(s[1])) for s in bad[:2]])
-        plt = [s for s in p.samples if any("@plt" in f for f in s[1])]
-        C.true(not plt, "PLT stub frames in stacks: %s" % [show(s[1]) for s in plt[:2]])
-    r1, r2 = (sum(s[0] for s in p.samples if any(resolver.match(f) for f in s[1]))
-              for p in (p1, p2))
-    C.true(r1 > 0, "no lazy-binding resolver cost in the profile")
-    C.eq("resolver cost with %s calls vs %d calls (must not grow with calls)" % (n2, n1), r1, r2)
-    r = parse_callgrind(cgfile1)
-    C.eq("callgrind calls= count via->libfn", n1,
-         sum(c for a, b, c, cost in r.calls if a == "via" and b == "libfn"))
+    check_lazy_binding(p1, p2, cgfile1, "via", int(n1), int(n2))
     incl, _ = inclusive_by_function(cgfile1)
     via_file = sum(v for (obj, name), v in incl.items() if name == "via")
     via_cum = sum(s[0] for s in p1.containing("via"))
