@@ -413,3 +413,34 @@ C.done()
 PY
 }
 register regions-instr-inline-default t_regions_instr_inline_default
+
+# A region opened at the end of a chain of tail calls keeps the whole
+# chain: the region's tree, like the rest of the run, has land called by
+# hop, which first tail-called (hop's frame was replaced by land's, as the
+# tail-call rule does, but hop stays active).  Oracle: callgrind's own file.
+t_regions_tail_chain() {
+    need_tool
+    region_prog regiontail -O2 -foptimize-sibling-calls
+    need_tail_jump regiontail first hop
+    need_tail_jump regiontail hop land
+    callgrind_file cg "$BIN/regiontail"
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/regiontail" >out 2>&1 </dev/null
+    [ -s cp ] || fail "no callgrind file cp"
+    pycheck cg cp <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+cg, cp = parse_callgrind(sys.argv[1]), parse_callgrind(sys.argv[2])
+def arcs(f, callee):
+    return sorted(set(c[0] for c in f.calls if c[1] == callee))
+def incl(f, caller, callee):
+    return sum(c[3] for c in f.calls if c[0] == caller and c[1] == callee)
+C.eq("callers of land", arcs(cg, "land"), arcs(cp, "land"))
+C.eq("callers of hop", arcs(cg, "hop"), arcs(cp, "hop"))
+for caller, callee in (("first", "hop"), ("hop", "land"), ("land", "work")):
+    C.eq("inclusive cost of %s's calls to %s" % (caller, callee),
+         incl(cg, caller, callee), incl(cp, caller, callee))
+C.done()
+PY
+}
+register regions-tail-chain t_regions_tail_chain

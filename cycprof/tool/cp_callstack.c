@@ -552,18 +552,49 @@ void cp_callstack_seed(ThreadId tid, Context* root, UInt n, const Addr* fns,
    publish(t);
 }
 
+/* A frame that a chain of tail calls reached was entered from the context
+ * of the function it replaced (tail_call_frame), not from the frame below:
+ * the contexts from old_below, the frame below's in the old tree, down to
+ * old_from are the chain's replaced functions, which stay active.  Entered
+ * again from new_below, so the new tree keeps them.  A from_ctx that is
+ * not under old_below (recursion folded the chain into an earlier
+ * context) or a chain longer than the room here falls back to new_below. */
+#define MAX_REPLACED 64
+static Context* reenter_replaced(const Context* old_below,
+                                 Context* old_from, Context* new_below)
+{
+   Context* replaced[MAX_REPLACED];
+   Context* c = old_from;
+   UInt n = 0;
+   while (c != old_below) {
+      if (c == NULL || n == MAX_REPLACED) return new_below;
+      replaced[n++] = c;
+      c = cp_context_parent(c);
+   }
+   while (n > 0) {
+      c = replaced[--n];
+      new_below = cp_context_enter_ids(new_below, c->site_id, c->fn_id,
+                                       CtxCall);
+   }
+   return new_below;
+}
+
 /* The same frames entered again under another root: the contexts of a
  * region's tree (cp_regions.c). */
 void cp_callstack_reroot(ThreadId tid, Context* root)
 {
    ThreadStack* t = thread_stack(tid);
+   const Context* old_below = t->root;
    UInt i;
    t->root = root;
    for (i = 0; i < t->depth; i++) {
       Frame* f = &t->frames[i];
-      f->from_ctx = context_of_depth(t, i);
+      const Context* old_ctx = f->ctx;
+      f->from_ctx = reenter_replaced(old_below, f->from_ctx,
+                                     context_of_depth(t, i));
       f->ctx = cp_context_enter(f->from_ctx, f->callsite, f->fn,
                                 f->kind == FrameSignal ? CtxSignal : CtxCall);
+      old_below = old_ctx;
    }
    publish(t);
 }
