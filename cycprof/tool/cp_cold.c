@@ -10,16 +10,16 @@
 #include "cp_context.h"
 #include "cp_options.h"
 #include "cp_owners.h"
+#include "cp_densespace.h"
 #include "cp_packed.h"
 
-/* The contexts whose counters are dense, and their bytes. */
+/* The contexts whose counters are dense. */
 static Context** unpacked;
 static UInt      n_unpacked, unpacked_capacity;
-static ULong     live_bytes;
 /* What stayed dense after the last packing.  Packing again only once
- * half the limit was allocated since keeps its cost proportional to the
+ * half the limit was carved since keeps its cost proportional to the
  * allocations, even when more than the limit is in use. */
-static ULong     live_after_packing;
+static ULong     kept_after_packing;
 
 static ColdStats stats;
 
@@ -55,7 +55,6 @@ static void pack(Context* ctx)
    copy = cp_packed_encode(ctx->dense, ctx->dense_len, old_copy(ctx));
    /* Written in place of an old copy, it may be the one decoded last. */
    if (copy == view_of) view_of = NULL;
-   VG_(free)(dense_block(ctx));
    ctx->packed = copy;
    ctx->dense_len = 0;
    ctx->is_packed = True;
@@ -64,46 +63,61 @@ static void pack(Context* ctx)
 
 /* Second chance: a context published since the last packing, or in a
  * live frame, keeps its counters dense until the next one (re-entered
- * callees would otherwise be unpacked again at once); the current one's
- * counters are published to the inline code (cp_dense) and must stay
- * where they are. */
+ * callees would otherwise be unpacked again at once).  The kept arrays
+ * move to the new space (cp_densespace.h): the current context's must be
+ * published to the inline code (cp_dense) again, as the callers of
+ * cp_context_cover do. */
 static void pack_cold_contexts(Context* keep)
 {
    UInt i, kept = 0;
    cp_callstack_mark_live_contexts();
    cp_cur_ctx->recently_used = True;
    keep->recently_used = True;
-   live_bytes = 0;
+   cp_densespace_begin_sweep();
    for (i = 0; i < n_unpacked; i++) {
       Context* c = unpacked[i];
       if (c->recently_used) {
          c->recently_used = False;
+         c->dense = cp_densespace_keep(dense_block(c), c->dense_len + 1) + 1;
          unpacked[kept++] = c;
-         live_bytes += (ULong)c->dense_len * sizeof(ULong);
       } else {
          pack(c);
       }
    }
+   cp_densespace_end_sweep();
    n_unpacked = kept;
-   live_after_packing = live_bytes;
+   kept_after_packing = cp_densespace_bytes();
    stats.sweeps++;
+}
+
+/* With packing on, the arrays live in cp_densespace.h's chunks, whose
+ * sweeps drop the old copies that growing leaves.  Without packing
+ * (--pack-cold-counters=0) nothing would drop them: Valgrind's allocator
+ * keeps the arrays then. */
+static ULong* grow_in_space(const ULong* block, UInt old_words, UInt words)
+{
+   ULong* grown = cp_densespace_alloc(words);
+   if (block) VG_(memcpy)(grown, block, old_words * sizeof(ULong));
+   return grown;
 }
 
 void cp_cold_grow(Context* ctx, UInt len)
 {
    ULong limit = (ULong)cp_opts.pack_cold_kb << 10;
    UInt old_len = ctx->dense_len;
-   ULong* block = ctx->dense ? dense_block(ctx) : NULL;
+   ULong* block = old_len ? dense_block(ctx) : NULL;
+   ULong carved;
    tl_assert(len <= CP_OWNER_MAX_COUNTERS);
-   block = VG_(realloc)("cp.ctx.dense", block, (len + 1) * sizeof(ULong));
+   block = limit ? grow_in_space(block, old_len + 1, len + 1)
+                 : VG_(realloc)("cp.ctx.dense", block,
+                                (len + 1) * sizeof(ULong));
    if (old_len == 0) block[0] = 0;   /* no packed copy yet */
    ctx->dense = block + 1;
    VG_(memset)(ctx->dense + old_len, 0, (len - old_len) * sizeof(ULong));
    ctx->dense_len = len;
    if (old_len == 0) remember_unpacked(ctx);
-   live_bytes += (ULong)(len - old_len) * sizeof(ULong);
-   if (limit && live_bytes > limit
-       && live_bytes > live_after_packing + limit / 2)
+   carved = cp_densespace_bytes();
+   if (limit && carved > limit && carved > kept_after_packing + limit / 2)
       pack_cold_contexts(ctx);
 }
 
@@ -111,14 +125,13 @@ void cp_cold_unpack(Context* ctx)
 {
    UChar* copy = ctx->packed;
    UInt len = cp_packed_len(copy);
-   ULong* block = VG_(malloc)("cp.ctx.dense", (len + 1) * sizeof(ULong));
+   ULong* block = cp_densespace_alloc(len + 1);
    block[0] = (UWord)copy;
    ctx->dense = block + 1;
    cp_packed_decode(copy, ctx->dense);
    ctx->dense_len = len;
    ctx->is_packed = False;
    remember_unpacked(ctx);
-   live_bytes += (ULong)len * sizeof(ULong);
    stats.unpacked++;
 }
 

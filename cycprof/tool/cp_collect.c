@@ -110,6 +110,7 @@ void cp_request_sb_recount(Int delta)
    if (!sb || !cp_instr_on || !cp_collecting_in(ctx)) return;
    if (sb->owner == cp_context_owner(ctx)) {
       cp_context_cover(ctx, sb);
+      cp_context_publish(ctx);   /* packing may have moved its counters */
       counts = ctx->dense + sb->local;
    } else {
       counts = cp_counters(ctx, sb);
