@@ -5,15 +5,32 @@
 #include "cp_sbinfo.h"
 #include "cp_st_classes.h"
 
-/* Whether superblock k's code that ever ran is of one class, all named:
- * naming code without a symbol depends on the context. */
+/* Whether superblock k's code that ever ran is all at one location
+ * without a symbol, in one object (simple): whatever name a context gives
+ * it, one name for all of it (cp_st_name_superblock), hence one location.
+ * A program without symbols or line info (cc1plus) has nearly only such
+ * superblocks. */
+static Bool of_one_unnamed_location(const SuperblockLocations* sl, UInt k)
+{
+   const SuperblockFacts* f = &sl->facts[k];
+   const UInt* loc = sl->loc + sl->first[k];
+   UInt i;
+   if (f->first_unnamed != 0 || !f->simple) return False;
+   for (i = 1; i < f->n_ran; i++)
+      if (loc[i] != loc[0]) return False;
+   return True;
+}
+
+/* Whether superblock k's code that ever ran is of one class, all named,
+ * or all at one unnamed location (named per context). */
 static Bool of_one_class(const SuperblockLocations* sl, const UInt* class_of,
                          UInt k)
 {
    const SuperblockFacts* f = &sl->facts[k];
    const UInt* loc = sl->loc + sl->first[k];
    UInt i;
-   if (f->n_ran == 0 || f->first_unnamed < f->n_ran) return False;
+   if (f->n_ran == 0) return False;
+   if (f->first_unnamed < f->n_ran) return of_one_unnamed_location(sl, k);
    for (i = 0; i < f->n_ran; i++)
       if (loc[i] == 0 || class_of[loc[i]] != class_of[loc[0]]) return False;
    return True;

@@ -4,10 +4,14 @@
  * A per-function dump sums each node's costs per function class
  * (cp_locset_function_classes).  For most superblocks every instruction
  * that ever ran is of one class and has a symbol, so a context's cost in
- * it is one sum over its exits: no per-instruction counts.  What a
- * line-level dump would have had is still counted exactly: the distinct
- * locations of the instructions that ran, which are a prefix of the
- * superblock, listed here by where each first appears. */
+ * it is one sum over its exits: no per-instruction counts.  So is a
+ * superblock whose code is all at one location without a symbol, in one
+ * object (a program without symbols, e.g. cc1plus): a context names it
+ * all after one address, so it has one location there, the one its first
+ * instruction gets (listed here unnamed).  What a line-level dump would
+ * have had is still counted exactly: the distinct locations of the
+ * instructions that ran, which are a prefix of the superblock, listed
+ * here by where each first appears. */
 #ifndef CP_ST_CLASSES_H
 #define CP_ST_CLASSES_H
 

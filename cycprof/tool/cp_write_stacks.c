@@ -492,22 +492,38 @@ static void count_line(NodeCosts* nc, UInt loc)
    nc->line_samples++;
 }
 
+/* The location in c of a one-class superblock's first listed location:
+ * code without a symbol (then the only one listed) is named as
+ * add_context_costs would name it; naming the first instruction names
+ * them all, since one name and one base location give one location. */
+static UInt first_class_location(LocationSet* s, SuperblockLocations* sl,
+                                 const Context* c, const SBInfo* sb,
+                                 NodeCosts* nc)
+{
+   UInt loc = nc->classes->at[nc->classes->first[sb->id]].loc;
+   if (nc->bases.used == 0 || !cp_locset_unnamed(s, loc)) return loc;
+   cp_st_name_superblock(s, sl, c, &nc->bases, sb, 1, &loc);
+   return loc;
+}
+
 /* A superblock of one function class (cp_st_classes.h): its whole cost
  * goes to the lowest of the locations that ran, where sum_per_function
  * would have put it; the others only count as lines. */
-static void add_class_cost(const LocationSet* s, const SBInfo* sb,
+static void add_class_cost(LocationSet* s, SuperblockLocations* sl,
+                           const Context* c, const SBInfo* sb,
                            const ULong* counts, CodeKind kind, UInt frame_fn,
                            NodeCosts* nc)
 {
    const ClassSuperblocks* cs = nc->classes;
-   UInt ran = cp_ran_prefix(sb, counts), e, lowest = ~0u;
-   const PrefixLocation* first = &cs->at[cs->first[sb->id]];
-   if (ran == 0
-       || (kind != AllCode
-           && (location_function(s, first->loc) == frame_fn)
-              != (kind == OwnCode)))
+   UInt ran = cp_ran_prefix(sb, counts), e, lowest, first;
+   if (ran == 0) return;
+   first = first_class_location(s, sl, c, sb, nc);
+   if (kind != AllCode
+       && (location_function(s, first) == frame_fn) != (kind == OwnCode))
       return;
-   for (e = cs->first[sb->id];
+   count_line(nc, first);
+   lowest = first;
+   for (e = cs->first[sb->id] + 1;
         e < cs->first[sb->id + 1] && cs->at[e].first_instr < ran; e++) {
       count_line(nc, cs->at[e].loc);
       if (cs->at[e].loc < lowest) lowest = cs->at[e].loc;
@@ -538,7 +554,7 @@ static void add_context_costs(LocationSet* s, const Context* c,
       const UInt* locs = sl->loc + sl->first[sb->id];
       UInt ran;
       if (nc->classes && cp_st_one_class(nc->classes, sb->id)) {
-         add_class_cost(s, sb, counts, kind, frame_fn, nc);
+         add_class_cost(s, sl, c, sb, counts, kind, frame_fn, nc);
          continue;
       }
       cp_instr_counts(sb, counts, per_instr);
