@@ -51,6 +51,8 @@ static Bool runs_foreign_code(LocationSet* s, SuperblockLocations* sl,
                               const RanBlocks* ran);
 static UInt frame_base_function(LocationSet* s, SuperblockLocations* sl,
                                 const Context* c);
+static ULong frame_key(LocationSet* s, SuperblockLocations* sl,
+                       const Context* c);
 
 /* What locate_callsites notes per context, while its counters are at
  * hand: whether it runs code of other functions than its frame's
@@ -59,6 +61,9 @@ static UInt frame_base_function(LocationSet* s, SuperblockLocations* sl,
 #define HAS_COST     2
 /* Noted with the lists of contexts (link_contexts): it has a frame node. */
 #define HAS_FRAME_NODE 4
+/* Noted by locate_callsites: all its code is at its frame's entry
+ * location (frame_key), so its samples need no superblock named. */
+#define AT_FRAME_ENTRY 8
 
 /* A departure through any exit ran at least one instruction (no exit
  * comes before the first, cp_instrument.c), so a nonzero counter is a
@@ -79,12 +84,31 @@ typedef struct {
    const UInt*                sb_fn;
 } SuperblockCode;
 
-static Bool superblock_of(UInt id, ULong frame_fn, const void* opaque)
+/* Whether superblock id, run in the unnamed frame of index frame - 1, is
+ * all at the frame's entry's own location, in the frame's object. */
+static Bool at_frame_entry(const SuperblockLocations* sl, UInt id,
+                           UInt frame)
+{
+   const SuperblockFacts* f = &sl->facts[id];
+   const FrameFacts* fr = &sl->frame[frame - 1];
+   const UInt* loc = sl->loc + sl->first[id];
+   UInt i;
+   if (f->first_unnamed != 0 || !f->simple || f->obj != fr->obj)
+      return False;
+   for (i = 0; i < f->n_ran; i++)
+      if (loc[i] != fr->base) return False;
+   return True;
+}
+
+static Bool superblock_of(UInt id, ULong key, const void* opaque)
 {
    const SuperblockCode* code = opaque;
    const SuperblockFacts* f = &code->sl->facts[id];
+   UInt frame = (UInt)(key >> 32);
    if (f->n_ran == 0) return True;
-   return code->sb_fn[id] == frame_fn && f->first_unnamed >= f->n_ran;
+   if (code->sb_fn[id] != (UInt)key) return False;
+   if (f->first_unnamed >= f->n_ran) return True;
+   return frame != 0 && at_frame_entry(code->sl, id, frame);
 }
 
 static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
@@ -92,6 +116,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
                              UInt* callsite_loc)
 {
    UInt id, n = cp_context_count(), k;
+   ULong key;
    UnnamedBases bases = { 0 };
    RanBlocks ran = { 0 };
    SuperblockCode code = { sl, sb_fn };
@@ -104,8 +129,10 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       if (!cp_context_ran_code(c)) continue;
       if (c->kind != CtxRoot && !c->has_foreign
           && cp_owner_pure(&purity, cp_context_owner(c),
-                           frame_base_function(s, sl, c))) {
+                           (key = frame_key(s, sl, c)))) {
          if (cp_context_has_counts(c)) foreign[id] = HAS_COST;
+         /* Its code, all at the entry, names nothing new. */
+         if (key >> 32) foreign[id] |= AT_FRAME_ENTRY;
          continue;
       }
       cp_st_gather(s, sl, c, &ran, &bases);
@@ -218,7 +245,7 @@ typedef struct {
    UInt* next_foreign;
    UInt* callsite_loc;   /* [context id]: callsite_location's, kept */
    UChar* foreign;       /* [context id]: RUNS_FOREIGN, HAS_COST,
-                            HAS_FRAME_NODE */
+                            HAS_FRAME_NODE, AT_FRAME_ENTRY */
    UInt  n_nodes;
    UInt  sure_samples;   /* nodes certain to get a sample */
 } Nodes;
@@ -273,6 +300,21 @@ static UInt frame_base_function(LocationSet* s, SuperblockLocations* sl,
    FrameFacts f = cp_st_frame(s, sl, c);
    return f.unnamed ? unnamed_function(f.obj)
                     : location_function(s, f.base);
+}
+
+/* The frame key a context's owner is asked about: its frame's base
+ * function, and for a called frame without a symbol also 1 + the frame's
+ * index in sl->frame (bits 32 up).  Code without a symbol run in such a
+ * frame, in its object, is named after the frame's entry
+ * (cp_st_naming.h): when it is all at the entry's own location, it is at
+ * the frame's location.  A compiler without symbols (cc1plus) has nearly
+ * only such frames. */
+static ULong frame_key(LocationSet* s, SuperblockLocations* sl,
+                       const Context* c)
+{
+   ULong fn = frame_base_function(s, sl, c);
+   if (c->kind != CtxCall || !cp_st_frame(s, sl, c).unnamed) return fn;
+   return ((ULong)sl->frame_of_fn[c->fn_id] << 32) | fn;
 }
 
 /* Per superblock: the one base function all its executed instructions
@@ -371,7 +413,8 @@ static UInt nodes_with_samples(const Nodes* nd, UInt n)
    UInt id, count = 0;
    for (id = 1; id <= n; id++) {
       UInt node = nd->node_of[id];
-      if (nd->foreign[id] != HAS_COST || nd->frame_node[id] || seen[node])
+      if ((nd->foreign[id] & (RUNS_FOREIGN | HAS_COST)) != HAS_COST
+          || nd->frame_node[id] || seen[node])
          continue;
       seen[node] = 1;
       count++;
@@ -533,6 +576,22 @@ static void add_class_cost(LocationSet* s, SuperblockLocations* sl,
    nc->cost[lowest] += cp_counts_total(sb, counts);
 }
 
+/* A context whose code is all at its frame's location (AT_FRAME_ENTRY):
+ * its whole cost goes there, of its frame's own function, so whatever the
+ * kind asked (never ForeignCode: it runs no foreign code). */
+static void add_entry_cost(LocationSet* s, SuperblockLocations* sl,
+                           const Context* c, NodeCosts* nc)
+{
+   UInt loc = frame_location(s, sl, c);
+   ULong total = cp_context_self_total(c);
+   if (total == 0) return;
+   if (nc->cost[loc] == 0) {
+      cp_addrcostlist_append(&nc->touched, loc, 0);
+      if (nc->classes) count_line(nc, loc);
+   }
+   nc->cost[loc] += total;
+}
+
 /* Adds c's costs of the given kind. */
 static void add_context_costs(LocationSet* s, const Context* c,
                               SuperblockLocations* sl,
@@ -543,6 +602,10 @@ static void add_context_costs(LocationSet* s, const Context* c,
    UInt named[CP_MAX_SB_INSTRS];
    UnnamedBases* bases = &nc->bases;
    UInt k, i, frame_fn = 0;
+   if (nd->foreign[c->id] & AT_FRAME_ENTRY) {
+      add_entry_cost(s, sl, c, nc);
+      return;
+   }
    if (kind == OwnCode && !(nd->foreign[c->id] & HAS_FRAME_NODE))
       kind = AllCode;
    if (kind != AllCode) frame_fn = frame_function(s, sl, c);
