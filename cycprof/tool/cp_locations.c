@@ -104,14 +104,15 @@ static void note_real_function(FunctionTable* t, UInt id, Addr a)
  * name identifies the symbol without demangling it: demangling every
  * address of a C++ program's functions took a quarter of the time spent
  * describing them (cc1plus).  Code without a symbol is looked up each
- * time, as before. */
+ * time, as before; *has_symbol says whether a has one. */
 static UInt plain_function_id(FunctionTable* t, DiEpoch ep, Addr a,
-                              const HChar* file)
+                              const HChar* file, Bool* has_symbol)
 {
    const HChar *raw, *name;
    PtrMemoSlot* m;
    UInt id;
-   if (!VG_(get_fnname_raw)(ep, a, &raw)) {
+   *has_symbol = VG_(get_fnname_raw)(ep, a, &raw);
+   if (!*has_symbol) {
       if (!VG_(get_fnname)(ep, a, &name)) name = "???";
       return function_id(t, name, file);
    }
@@ -130,13 +131,19 @@ static void describe_plain(FunctionTable* t, DiEpoch ep, Addr a,
 {
    const HChar *file, *dir;
    UInt line = 0;
-   if (!VG_(get_filename_linenum)(ep, a, &file, &dir, &line)) {
+   Bool has_line = VG_(get_filename_linenum)(ep, a, &file, &dir, &line);
+   Bool has_symbol;
+   if (!has_line) {
       file = "";
       line = 0;
    }
-   level->fn = plain_function_id(t, ep, a, file);
+   level->fn = plain_function_id(t, ep, a, file, &has_symbol);
    level->line = line;
-   note_real_function(t, level->fn, a);
+   /* Without a symbol nor a line at a, note_real_function would find
+    * neither (the same lookups: a is then its own function): a program
+    * without symbols (cc1plus, a million addresses) would look both up
+    * again for nothing. */
+   if (has_symbol || has_line) note_real_function(t, level->fn, a);
 }
 
 UInt cp_location_describe(FunctionTable* t, Addr a, InlineLevel* levels,
