@@ -100,11 +100,17 @@ static void note_real_function(FunctionTable* t, UInt id, Addr a)
       t->start_lines[id] = line;
 }
 
+/* The name of code without a symbol; memoized by this array's address,
+ * which no name of the debug info has. */
+static const HChar unknown_name[] = "???";
+
 /* The function id of the symbol at a with source file `file`.  The raw
  * name identifies the symbol without demangling it: demangling every
  * address of a C++ program's functions took a quarter of the time spent
- * describing them (cc1plus).  Code without a symbol is looked up each
- * time, as before; *has_symbol says whether a has one. */
+ * describing them (cc1plus).  Code without a symbol is "???": the
+ * demangled name's lookup is the raw one's, which failed, and a program
+ * without symbols (cc1plus) has a million such addresses to intern.
+ * *has_symbol says whether a has one. */
 static UInt plain_function_id(FunctionTable* t, DiEpoch ep, Addr a,
                               const HChar* file, Bool* has_symbol)
 {
@@ -112,13 +118,10 @@ static UInt plain_function_id(FunctionTable* t, DiEpoch ep, Addr a,
    PtrMemoSlot* m;
    UInt id;
    *has_symbol = VG_(get_fnname_raw)(ep, a, &raw);
-   if (!*has_symbol) {
-      if (!VG_(get_fnname)(ep, a, &name)) name = "???";
-      return function_id(t, name, file);
-   }
+   if (!*has_symbol) raw = unknown_name;
    m = cp_ptrmemo_slot(t->memo, raw, file);
    if ((id = cp_ptrmemo_id(m, raw, file))) return id;
-   if (!VG_(get_fnname)(ep, a, &name)) name = "???";
+   if (!*has_symbol || !VG_(get_fnname)(ep, a, &name)) name = unknown_name;
    return cp_ptrmemo_set(m, raw, file, function_id(t, name, file));
 }
 
