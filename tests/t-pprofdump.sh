@@ -73,7 +73,7 @@ t_pprof_dump_followed() {
     vg --tool=cycprof --cycprof-helper="$PWD/wrap.sh" --pprof-max-samples=40 --keep-stacks=yes \
         --cycprof-out-file="$PWD/fn.out" --log-file="$PWD/fn.log" "${PROG[@]}" >/dev/null 2>&1 ||
         fail "valgrind --tool=cycprof failed: $(tail -n 2 fn.log | tr '\n' ' ')"
-    grep -q -- "--per-function --follow $PWD/fn.out.pb.gz.stacks.[0-9]*.tmp.[0-9]* -o" helper-args ||
+    grep -q -- "--per-function --follow /proc/self/fd/3 -o" helper-args ||
         note "the tool did not start the helper to follow the per-function dump: $(cat helper-args)"
     fdump=$(ls fn.out.pb.gz.stacks.* 2>/dev/null | head -n 1)
     [ -s "$fdump" ] && [ -s fn.out.pb.gz ] || fail "no kept dump or no profile: $(ls)"
@@ -120,3 +120,30 @@ t_pprof_dump_followed() {
         note "--follow without --per-function: want exit 2 and a usage error, got $rc: $(cat usage.err)"
 }
 register pprof-dump-followed t_pprof_dump_followed
+
+# A followed dump that is written before the helper gets to open it: a
+# small per-function dump is done and renamed into place in a few
+# milliseconds, which a loaded machine can take to start the helper.  A
+# helper that starts 1 s late still converts it, and the profile is the
+# one the complete dump gives.
+t_pprof_dump_followed_late() {
+    need_tool
+    local fdump
+    cg_prog "python|/usr/bin/python3 -S -s PYSCRIPT"
+    printf '#!/bin/sh\necho "$@" >>"%s/helper-args"\nsleep 1\nexec "%s" "$@"\n' "$PWD" "$HELPER_BIN" >late.sh
+    chmod +x late.sh
+    vg --tool=cycprof --cycprof-helper="$PWD/late.sh" --pprof-max-samples=40 --keep-stacks=yes \
+        --cycprof-out-file="$PWD/fn.out" --log-file="$PWD/fn.log" "${PROG[@]}" >/dev/null 2>&1 ||
+        fail "valgrind --tool=cycprof failed: $(tail -n 2 fn.log | tr '\n' ' ')"
+    grep -q -- "--per-function --follow" helper-args ||
+        fail "the tool did not start the helper to follow the dump: $(cat helper-args)"
+    grep -q "no pprof profile" fn.log &&
+        fail "the late helper lost the profile: $(grep -o 'no pprof profile.*' fn.log | head -n 1)"
+    fdump=$(ls fn.out.pb.gz.stacks.* 2>/dev/null | head -n 1)
+    [ -s "$fdump" ] && [ -s fn.out.pb.gz ] || fail "no kept dump or no profile: $(ls)"
+    "$HELPER_BIN" pprof --max-samples=40 "$fdump" -o whole.pb.gz 2>whole.err ||
+        fail "cycprof pprof on the complete dump: $(head -n 1 whole.err)"
+    cmp -s fn.out.pb.gz whole.pb.gz ||
+        note "the profile the late helper wrote differs from the complete dump's"
+}
+register pprof-dump-followed-late t_pprof_dump_followed_late

@@ -36,11 +36,16 @@ HChar* cp_helper_path(void)
    return VG_(strdup)("cp.helper", CYCPROF_BINDIR "/cycprof");
 }
 
+/* Where a follower reads the dump: the descriptor it inherits. */
+#define FOLLOWED_DUMP_FD   3
+#define FOLLOWED_DUMP_PATH "/proc/self/fd/3"
+
 /* The child: stderr to err_path (read back for the report), then exec.
- * A follower's stdin is the pipe whose closing says the dump is done. */
+ * A follower's stdin is the pipe whose closing says the dump is done,
+ * and it reads the dump from dump_fd (FOLLOWED_DUMP_PATH). */
 static void exec_helper(const HChar* helper, const HChar* dump,
                         const HChar* out, const HChar* err_path,
-                        const Int* done_pipe)
+                        const Int* done_pipe, Int dump_fd)
 {
    const HChar* argv[9];
    HChar max_samples[48];
@@ -62,6 +67,11 @@ static void exec_helper(const HChar* helper, const HChar* dump,
       VG_(dup2)(done_pipe[0], 0);
       VG_(close)(done_pipe[0]);
       VG_(close)(done_pipe[1]);
+      if (dump_fd != FOLLOWED_DUMP_FD) {
+         VG_(dup2)(dump_fd, FOLLOWED_DUMP_FD);
+         VG_(close)(dump_fd);
+      }
+      dump = FOLLOWED_DUMP_PATH;
       argv[n++] = "--per-function";
       argv[n++] = "--follow";
    }
@@ -123,7 +133,7 @@ Bool cp_helper_start(const HChar* helper, const HChar* dump,
                      HelperRun* run)
 {
    SizeT n = VG_(strlen)(dump) + 8;
-   Int done_pipe[2], err = cp_sys_check_executable(helper);
+   Int done_pipe[2], dump_fd = -1, err = cp_sys_check_executable(helper);
 
    VG_(memset)(run, 0, sizeof *run);
    run->done_fd = -1;
@@ -138,18 +148,29 @@ Bool cp_helper_start(const HChar* helper, const HChar* dump,
                 err == VKI_ENOENT || is_dir ? "" : cp_sys_strerror(err));
       return False;
    }
-   if (follow && VG_(pipe)(done_pipe) != 0) {
-      VG_(umsg)("cycprof: no pprof profile %s: cannot start helper '%s' "
-                "(pipe failed)\n", target, helper);
-      return False;
+   if (follow) {
+      /* Opened here, before the writer can go on: a small dump is
+       * complete and renamed into place before a slow-starting helper
+       * would have opened it by its name. */
+      SysRes sr = VG_(open)(dump, VKI_O_RDONLY, 0);
+      if (sr_isError(sr) || VG_(pipe)(done_pipe) != 0) {
+         VG_(umsg)("cycprof: no pprof profile %s: cannot start helper '%s' "
+                   "(%s failed)\n", target, helper,
+                   sr_isError(sr) ? "opening the dump" : "pipe");
+         if (!sr_isError(sr)) VG_(close)(sr_Res(sr));
+         return False;
+      }
+      dump_fd = sr_Res(sr);
    }
    run->err_path = VG_(malloc)("cp.helper.err", n);
    VG_(snprintf)(run->err_path, n, "%s.err", dump);
    run->pid = VG_(fork)();
    if (run->pid == 0)
-      exec_helper(helper, dump, out, run->err_path, follow ? done_pipe : NULL);
+      exec_helper(helper, dump, out, run->err_path,
+                  follow ? done_pipe : NULL, dump_fd);
    if (follow) {
       VG_(close)(done_pipe[0]);
+      VG_(close)(dump_fd);
       run->done_fd = done_pipe[1];
    }
    if (run->pid < 0) {
