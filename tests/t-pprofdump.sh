@@ -59,28 +59,39 @@ PY
 }
 register pprof-dump-per-function t_pprof_dump_per_function
 
-# The tool starts `cycprof pprof` on a per-function dump while it writes
-# the samples (--follow: it reads the dump as it grows, until its stdin, a
-# pipe from the tool, closes), so that converting overlaps writing at exit.
-# Oracles: the same kept dump converted once it is complete; the arguments
-# the tool gave the helper (a wrapper records them).
-t_pprof_dump_followed() {
-    need_tool
-    local fdump size a b rc
+# followed_run DELAY: the python program under the tool with
+# --pprof-max-samples=40, so that its dump is per function and followed,
+# through a helper wrapper that records its arguments and starts DELAY
+# seconds late.  Oracles: the arguments; the same dump, kept, converted
+# once complete.  Sets fdump to the kept dump.
+followed_run() {
+    local delay=$1
     cg_prog "python|/usr/bin/python3 -S -s PYSCRIPT"
-    printf '#!/bin/sh\necho "$@" >>"%s/helper-args"\nexec "%s" "$@"\n' "$PWD" "$HELPER_BIN" >wrap.sh
+    printf '#!/bin/sh\necho "$@" >>"%s/helper-args"\nsleep %s\nexec "%s" "$@"\n' \
+        "$PWD" "$delay" "$HELPER_BIN" >wrap.sh
     chmod +x wrap.sh
     vg --tool=cycprof --cycprof-helper="$PWD/wrap.sh" --pprof-max-samples=40 --keep-stacks=yes \
         --cycprof-out-file="$PWD/fn.out" --log-file="$PWD/fn.log" "${PROG[@]}" >/dev/null 2>&1 ||
         fail "valgrind --tool=cycprof failed: $(tail -n 2 fn.log | tr '\n' ' ')"
     grep -q -- "--per-function --follow /proc/self/fd/3 -o" helper-args ||
         note "the tool did not start the helper to follow the per-function dump: $(cat helper-args)"
+    ! grep -q "no pprof profile" fn.log ||
+        fail "helper started $delay s late: $(grep -o 'no pprof profile.*' fn.log | head -n 1)"
     fdump=$(ls fn.out.pb.gz.stacks.* 2>/dev/null | head -n 1)
     [ -s "$fdump" ] && [ -s fn.out.pb.gz ] || fail "no kept dump or no profile: $(ls)"
     "$HELPER_BIN" pprof --max-samples=40 "$fdump" -o whole.pb.gz 2>whole.err ||
         fail "cycprof pprof on the complete dump: $(head -n 1 whole.err)"
     cmp -s fn.out.pb.gz whole.pb.gz ||
-        note "the profile the tool wrote while following differs from the complete dump's"
+        note "the profile the tool wrote while following (helper $delay s late) differs from the complete dump's"
+}
+
+# The tool starts `cycprof pprof` on a per-function dump while it writes
+# the samples (--follow: it reads the dump as it grows, until its stdin, a
+# pipe from the tool, closes), so that converting overlaps writing at exit.
+t_pprof_dump_followed() {
+    need_tool
+    local fdump size a b rc
+    followed_run 0
 
     # A dump that grows in three pieces, with pauses, while it is read.
     size=$(stat -c %s "$fdump") a=$((size / 3)) b=$((size / 3))
@@ -129,21 +140,6 @@ register pprof-dump-followed t_pprof_dump_followed
 t_pprof_dump_followed_late() {
     need_tool
     local fdump
-    cg_prog "python|/usr/bin/python3 -S -s PYSCRIPT"
-    printf '#!/bin/sh\necho "$@" >>"%s/helper-args"\nsleep 1\nexec "%s" "$@"\n' "$PWD" "$HELPER_BIN" >late.sh
-    chmod +x late.sh
-    vg --tool=cycprof --cycprof-helper="$PWD/late.sh" --pprof-max-samples=40 --keep-stacks=yes \
-        --cycprof-out-file="$PWD/fn.out" --log-file="$PWD/fn.log" "${PROG[@]}" >/dev/null 2>&1 ||
-        fail "valgrind --tool=cycprof failed: $(tail -n 2 fn.log | tr '\n' ' ')"
-    grep -q -- "--per-function --follow" helper-args ||
-        fail "the tool did not start the helper to follow the dump: $(cat helper-args)"
-    grep -q "no pprof profile" fn.log &&
-        fail "the late helper lost the profile: $(grep -o 'no pprof profile.*' fn.log | head -n 1)"
-    fdump=$(ls fn.out.pb.gz.stacks.* 2>/dev/null | head -n 1)
-    [ -s "$fdump" ] && [ -s fn.out.pb.gz ] || fail "no kept dump or no profile: $(ls)"
-    "$HELPER_BIN" pprof --max-samples=40 "$fdump" -o whole.pb.gz 2>whole.err ||
-        fail "cycprof pprof on the complete dump: $(head -n 1 whole.err)"
-    cmp -s fn.out.pb.gz whole.pb.gz ||
-        note "the profile the late helper wrote differs from the complete dump's"
+    followed_run 1
 }
 register pprof-dump-followed-late t_pprof_dump_followed_late
