@@ -14,7 +14,8 @@
 
 #include "pub_tool_basics.h"
 
-/* n words, not zeroed, valid until the end of the sweep after next. */
+/* n words, not zeroed.  Valid until the next sweep ends: that sweep must
+ * keep (move) every array still in use. */
 ULong* cp_densespace_alloc(UInt n);
 /* Bytes carved since the last sweep ended, what it kept included. */
 ULong  cp_densespace_bytes(void);
