@@ -6,10 +6,10 @@
 # they stand for. The profile must be the one the line-level dump gives: the
 # oracle is the same tool's line-level dump of the same run of the program
 # (--pprof-max-samples=0), converted by `cycprof pprof`.
-t_pprof_dump_per_function() {
-    need_tool
-    local line fn ldump fdump n
-    cg_prog "python|/usr/bin/python3 -S -s PYSCRIPT"
+# dump_per_function_check LABEL|COMMAND: the check above on one program.
+dump_per_function_check() {
+    local line fn ldump fdump n l=${1%%|*}
+    cg_prog "$1"
     line=$(shared_profile --pprof-max-samples=0 --keep-stacks=yes -- "${PROG[@]}")
     fn=$(shared_profile --pprof-max-samples=40 --keep-stacks=yes -- "${PROG[@]}")
     check_run "$line"
@@ -19,25 +19,25 @@ t_pprof_dump_per_function() {
     [ -s "$ldump" ] && [ -s "$fdump" ] || fail "--keep-stacks=yes kept no stacks dump"
     n=$(tail -n 1 "$ldump" | cut -f 2)
     # Merged down to 40 samples, as the tool's own conversion was.
-    "$HELPER_BIN" pprof --max-samples=40 "$ldump" -o merged-from-lines.pb.gz 2>merged.err ||
+    "$HELPER_BIN" pprof --max-samples=40 "$ldump" -o "$l.merged-from-lines.pb.gz" 2>merged.err ||
         fail "cycprof pprof on the line-level dump: $(head -n 1 merged.err)"
     # Function granularity alone: from the line-level dump with a limit just
     # under its sample count, from the per-function dump with no limit.
-    "$HELPER_BIN" pprof --max-samples=$((n - 1)) "$ldump" -o fn-from-lines.pb.gz 2>fnl.err ||
+    "$HELPER_BIN" pprof --max-samples=$((n - 1)) "$ldump" -o "$l.fn-from-lines.pb.gz" 2>fnl.err ||
         fail "cycprof pprof on the line-level dump: $(head -n 1 fnl.err)"
-    "$HELPER_BIN" pprof --max-samples=0 "$fdump" -o fn-from-fn.pb.gz 2>fnf.err ||
+    "$HELPER_BIN" pprof --max-samples=0 "$fdump" -o "$l.fn-from-fn.pb.gz" 2>fnf.err ||
         fail "cycprof pprof --max-samples=0 on the per-function dump: $(head -n 1 fnf.err)"
-    pycheck "$fn" "$ldump" "$fdump" "$n" <<'PY' || true
+    pycheck "$fn" "$ldump" "$fdump" "$n" "$l" <<'PY' || true
 import sys
 from cyc import *
 C = Checker()
-fn, ldump, fdump, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+fn, ldump, fdump, n, l = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 end = open(fdump).read().splitlines()[-1].split("\t")
-C.eq("per-function dump: fields of its end record", 3, len(end))
+C.eq(l + ": per-function dump: fields of its end record", 3, len(end))
 if len(end) == 3:
-    C.eq("per-function dump: line-level samples it stands for", n, int(end[2]))
-    C.true(0 < int(end[1]) < n, "per-function dump has %s samples, the line-level one %d" % (end[1], n))
-C.eq("line-level dump: one field in its end record", 2,
+    C.eq(l + ": per-function dump: line-level samples it stands for", n, int(end[2]))
+    C.true(0 < int(end[1]) < n, l + ": per-function dump has %s samples, the line-level one %d" % (end[1], n))
+C.eq(l + ": line-level dump: one field in its end record", 2,
      len(open(ldump).read().splitlines()[-1].split("\t")))
 def raw(pb):
     out, _ = pprof(["-raw"], pb)
@@ -47,15 +47,24 @@ def same(what, a, b):
     d = [(x, y) for x, y in zip(ra, rb) if x != y]
     C.true(ra == rb, "%s: %d vs %d lines of pprof -raw, first difference %s" % (
         what, len(ra), len(rb), d[:1]))
-same("the tool's profile vs the line-level dump's merged to 40", fn + ".pb.gz", "merged-from-lines.pb.gz")
-same("function granularity: per-function dump vs line-level dump", "fn-from-fn.pb.gz", "fn-from-lines.pb.gz")
+same(l + ": the tool's profile vs the line-level dump's merged to 40", fn + ".pb.gz", l + ".merged-from-lines.pb.gz")
+same(l + ": function granularity: per-function dump vs line-level dump", l + ".fn-from-fn.pb.gz", l + ".fn-from-lines.pb.gz")
 log = open(fn + ".log").read()
 C.true("%d line-level samples are more than --max-samples=40" % n in log,
-       "the tool's log does not give the line-level sample count %d" % n)
+       l + ": the tool's log does not give the line-level sample count %d" % n)
 C.true("the dump's samples are per function (%d at line level)" % n in open("fnf.err").read(),
-       "cycprof pprof --max-samples=0 on a per-function dump does not say so: %s" % open("fnf.err").read().strip())
+       l + ": cycprof pprof --max-samples=0 on a per-function dump does not say so: %s" % open("fnf.err").read().strip())
 C.done()
 PY
+}
+
+# A program with symbols for most of its code (python), and one without
+# any (its code is named after addresses, per context: the dump's own short
+# paths for it, docs/internals/stacks-format.md).
+t_pprof_dump_per_function() {
+    need_tool
+    dump_per_function_check "python|/usr/bin/python3 -S -s PYSCRIPT"
+    dump_per_function_check "stripped|mutual-stripped"
 }
 register pprof-dump-per-function t_pprof_dump_per_function
 
