@@ -293,13 +293,18 @@ static UInt base_function(const LocationSet* s, UInt loc, Addr a)
    return location_function(s, loc);
 }
 
+/* The base function of the frame entry f describes. */
+static UInt entry_base_function(const LocationSet* s, FrameFacts f)
+{
+   return f.unnamed ? unnamed_function(f.obj)
+                    : location_function(s, f.base);
+}
+
 /* The base function of a frame's entry. */
 static UInt frame_base_function(LocationSet* s, SuperblockLocations* sl,
                                 const Context* c)
 {
-   FrameFacts f = cp_st_frame(s, sl, c);
-   return f.unnamed ? unnamed_function(f.obj)
-                    : location_function(s, f.base);
+   return entry_base_function(s, cp_st_frame(s, sl, c));
 }
 
 /* The frame key a context's owner is asked about: its frame's base
@@ -312,8 +317,9 @@ static UInt frame_base_function(LocationSet* s, SuperblockLocations* sl,
 static ULong frame_key(LocationSet* s, SuperblockLocations* sl,
                        const Context* c)
 {
-   ULong fn = frame_base_function(s, sl, c);
-   if (c->kind != CtxCall || !cp_st_frame(s, sl, c).unnamed) return fn;
+   FrameFacts f = cp_st_frame(s, sl, c);
+   ULong fn = entry_base_function(s, f);
+   if (c->kind != CtxCall || !f.unnamed) return fn;
    return ((ULong)sl->frame_of_fn[c->fn_id] << 32) | fn;
 }
 
