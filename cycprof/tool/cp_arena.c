@@ -3,6 +3,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_arena.h"
+#include "cp_hugemem.h"
 
 #define CHUNK_BYTES (1024 * 1024)
 
@@ -16,14 +17,13 @@ void* cp_arena_alloc(SizeT size)
    size = (size + 7) & ~(SizeT)7;
    if (size > chunk_left) {
       SizeT bytes = size > CHUNK_BYTES ? size : CHUNK_BYTES;
-      chunk_next = VG_(malloc)("cp.arena", bytes);
+      chunk_next = cp_hugemem_carve(bytes);
       chunk_left = bytes;
       total_bytes += bytes;
    }
    p = chunk_next;
    chunk_next += size;
    chunk_left -= size;
-   VG_(memset)(p, 0, size);
    return p;
 }
 

@@ -6,6 +6,7 @@
 #include "cp_addrmap.h"
 #include "cp_children.h"
 #include "cp_context.h"
+#include "cp_hugemem.h"
 
 #define BUCKET_SLOTS 12
 #define CACHE_LINE   64
@@ -28,8 +29,9 @@ typedef struct {
    UInt parent_id, site_id, fn_id, ctx_id;
 } Recent;
 static Recent* recent;
+static void*   recent_block;  /* for VG_(free) */
 
-static void*   allocated;     /* buckets, before alignment to a line */
+static void*   allocated;     /* buckets' block, for VG_(free) */
 static Bucket* buckets;
 static UWord   bucket_mask, n_entries;
 
@@ -46,16 +48,16 @@ static UChar tag_of(UWord hash)
 
 static void make_buckets(UWord n)
 {
-   allocated = VG_(calloc)("cp.ctx.children", n * sizeof(Bucket) + CACHE_LINE,
-                           1);
-   buckets = (Bucket*)(((UWord)allocated + CACHE_LINE - 1)
-                       & ~(UWord)(CACHE_LINE - 1));
+   buckets = cp_hugemem_table("cp.ctx.children", n * sizeof(Bucket),
+                              &allocated);
    bucket_mask = n - 1;
 }
 
 void cp_children_init(void)
 {
-   recent = VG_(calloc)("cp.ctx.recent", 1u << RECENT_BITS, sizeof(Recent));
+   recent = cp_hugemem_table("cp.ctx.recent",
+                             (1u << RECENT_BITS) * sizeof(Recent),
+                             &recent_block);
    make_buckets(1 << 8);
    n_entries = 0;
 }
@@ -152,7 +154,7 @@ ULong cp_children_bytes(void)
 void cp_children_free(void)
 {
    VG_(free)(allocated);
-   VG_(free)(recent);
+   VG_(free)(recent_block);
    recent = NULL;
    allocated = NULL;
    buckets = NULL;

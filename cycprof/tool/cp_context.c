@@ -10,6 +10,7 @@
 #include "cp_cold.h"
 #include "cp_collect.h"
 #include "cp_context.h"
+#include "cp_hugemem.h"
 #include "cp_counters.h"
 #include "cp_options.h"
 #include "cp_owners.h"
@@ -139,9 +140,8 @@ static Context* context_slot(UInt id)
       cp_context_chunks = cp_room_for_one("cp.ctx.chunks", cp_context_chunks,
                                           n_chunks, &chunks_capacity,
                                           sizeof(Context*), 64);
-      cp_context_chunks[n_chunks++] = VG_(calloc)("cp.ctx.chunk",
-                                                  CHUNK_CONTEXTS,
-                                                  sizeof(Context));
+      cp_context_chunks[n_chunks++] =
+         cp_hugemem_carve(CHUNK_CONTEXTS * sizeof(Context));
    }
    return &cp_context_chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
 }

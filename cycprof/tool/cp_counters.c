@@ -8,6 +8,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_array.h"
 #include "cp_counters.h"
+#include "cp_hugemem.h"
 
 #define CHUNK_SHIFT 16
 #define CHUNK_COUNTERS (1u << CHUNK_SHIFT)
@@ -21,7 +22,7 @@ static void new_chunk(void)
 {
    chunks = cp_room_for_one("cp.counters.chunks", chunks, n_chunks,
                             &chunks_capacity, sizeof(ULong*), 64);
-   chunks[n_chunks] = VG_(calloc)("cp.counters", CHUNK_COUNTERS, sizeof(ULong));
+   chunks[n_chunks] = cp_hugemem_carve(CHUNK_COUNTERS * sizeof(ULong));
    next_free = n_chunks << CHUNK_SHIFT;
    n_chunks++;
    chunk_end = n_chunks << CHUNK_SHIFT;

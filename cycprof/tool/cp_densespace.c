@@ -4,6 +4,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_densespace.h"
+#include "cp_hugemem.h"
 
 #define CHUNK_WORDS (1u << 17)   /* 1 MiB */
 
@@ -33,7 +34,12 @@ static Chunk* new_chunk(UInt words)
       recycled = c->next;
       return c;
    }
-   if (words < CHUNK_WORDS) words = CHUNK_WORDS;
+   if (words <= CHUNK_WORDS) {
+      /* Standard chunks are recycled, never freed. */
+      c = cp_hugemem_carve(sizeof(Chunk) + CHUNK_WORDS * sizeof(ULong));
+      c->words = CHUNK_WORDS;
+      return c;
+   }
    c = VG_(malloc)("cp.densespace", sizeof(Chunk) + (SizeT)words * sizeof(ULong));
    c->words = words;
    return c;

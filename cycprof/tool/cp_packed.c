@@ -3,6 +3,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_hugemem.h"
 #include "cp_packed.h"
 
 /* Copies are bump-allocated without headers: a malloc block's overhead
@@ -84,7 +85,7 @@ static UChar* bump(SizeT size)
    }
    if (size > chunk_left) {
       SizeT bytes = size > CHUNK_BYTES ? size : CHUNK_BYTES;
-      chunk_next = VG_(malloc)("cp.packed", bytes);
+      chunk_next = cp_hugemem_carve(bytes);
       chunk_left = bytes;
    }
    p = chunk_next;

@@ -117,7 +117,30 @@ ULong cp_sys_now_ms(void)
 }
 
 /* asm-generic/mman-common.h, the same on amd64 and arm64; not in vki. */
-#define CP_MADV_DONTNEED 4
+#define CP_MADV_DONTNEED  4
+#define CP_MADV_HUGEPAGE 14
+#define CP_HUGE_PAGE     (2ul << 20)
+
+/* madvise(advice) on the pages of size page (a power of two) that lie
+ * wholly inside [start, start+bytes). */
+static void advise_pages_inside(void* start, SizeT bytes, UWord page,
+                                UWord advice)
+{
+   Addr lo = ((Addr)start + page - 1) & ~(page - 1);
+   Addr hi = ((Addr)start + bytes) & ~(page - 1);
+   if (hi > lo)
+      VG_(do_syscall)(__NR_madvise, lo, hi - lo, advice, 0, 0, 0, 0, 0);
+}
+
+void cp_sys_prefer_huge_pages(void* start, SizeT bytes)
+{
+   advise_pages_inside(start, bytes, CP_HUGE_PAGE, CP_MADV_HUGEPAGE);
+}
+
+void cp_sys_release_pages(void* start, SizeT bytes)
+{
+   advise_pages_inside(start, bytes, VKI_PAGE_SIZE, CP_MADV_DONTNEED);
+}
 
 /* VG_(getenv) reads the client's environment (VALGRIND_LIB for the
  * helper's path, TMPDIR, the helper's own environment): its stack stays. */

@@ -39,6 +39,14 @@ Int cp_sys_create_new(const HChar* path);
  * child's resident size is Valgrind's alone.  The parent keeps its own. */
 void cp_sys_forget_client_memory(void);
 
+/* madvise(MADV_HUGEPAGE) on the 2 MiB pages inside [start, start+bytes):
+ * a hint the kernel may ignore. */
+void cp_sys_prefer_huge_pages(void* start, SizeT bytes);
+
+/* madvise(MADV_DONTNEED) on the small pages inside [start, start+bytes):
+ * memory that was never used and never will be. */
+void cp_sys_release_pages(void* start, SizeT bytes);
+
 /* setpgid(0, 0). */
 void cp_sys_new_process_group(void);
 

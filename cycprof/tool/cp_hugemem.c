@@ -1,0 +1,65 @@
+/* cycprof: memory for the tables the run reads at random (cp_hugemem.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_hugemem.h"
+#include "cp_sys.h"
+
+#define HUGE_PAGE  (2ul << 20)
+#define SLAB_BYTES (32ul << 20)
+#define CACHE_LINE 64ul
+
+static UChar* slab_next;
+static SizeT  slab_left;
+
+static UWord align_up(UWord a, UWord to)
+{
+   return (a + to - 1) & ~(to - 1);
+}
+
+/* The unaligned head of the block is never touched past its malloc
+ * header, so it costs address space, not memory. */
+static void* aligned_block(const HChar* cost_centre, SizeT bytes, UWord to,
+                           void** block)
+{
+   *block = VG_(malloc)(cost_centre, bytes + to);
+   return (void*)align_up((UWord)*block, to);
+}
+
+/* A fresh mapping: zero, and resident only where touched, so carving
+ * touches nothing.  Its unaligned head is never touched at all. */
+static void new_slab(SizeT bytes)
+{
+   UChar* mapped = VG_(am_shadow_alloc)(bytes + HUGE_PAGE);
+   if (!mapped) VG_(out_of_memory_NORETURN)("cp.hugemem.slab", bytes);
+   slab_next = (UChar*)align_up((UWord)mapped, HUGE_PAGE);
+   slab_left = bytes;
+   cp_sys_prefer_huge_pages(slab_next, bytes);
+}
+
+void* cp_hugemem_carve(SizeT bytes)
+{
+   void* p;
+   bytes = align_up(bytes, 8);
+   if (bytes > slab_left) {
+      /* The old slab's tail stays unused: its huge page may be resident
+       * whole, so give its pages back. */
+      if (slab_left) cp_sys_release_pages(slab_next, slab_left);
+      new_slab(bytes > SLAB_BYTES ? align_up(bytes, HUGE_PAGE) : SLAB_BYTES);
+   }
+   p = slab_next;
+   slab_next += bytes;
+   slab_left -= bytes;
+   return p;
+}
+
+void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block)
+{
+   Bool huge = bytes >= HUGE_PAGE;
+   void* table = aligned_block(cost_centre, bytes,
+                               huge ? HUGE_PAGE : CACHE_LINE, block);
+   if (huge) cp_sys_prefer_huge_pages(table, bytes);
+   VG_(memset)(table, 0, bytes);
+   return table;
+}
