@@ -201,10 +201,14 @@ static Bool call_fast(ThreadStack* t, CallSiteCache* site, Addr target,
    return True;
 }
 
-/* By address, not by a field: the earlier parent may be out of cache. */
-static inline UInt earlier_way(const Context* parent)
+/* The way holding parent's pair, or CP_CALL_SITE_WAYS. */
+static inline UInt earlier_way(const CallSiteCache* site,
+                               const Context* parent)
 {
-   return ((UWord)parent / sizeof(Context)) & (CP_CALL_SITE_WAYS - 1);
+   UInt k;
+   for (k = 0; k < CP_CALL_SITE_WAYS; k++)
+      if (site->earlier[k].parent == parent) break;
+   return k;
 }
 
 VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
@@ -229,17 +233,20 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
          site->ctx = cp_context_enter_ids(parent, site->site_id, site->fn_id,
                                           CtxCall);
       } else {
-         UInt way = earlier_way(parent);
-         Context* ctx = site->earlier[way].parent == parent
-                        ? site->earlier[way].ctx : NULL;
-         UInt old_way = earlier_way(site->parent);
-         site->earlier[old_way].parent = site->parent;
-         site->earlier[old_way].ctx = site->ctx;
-         if (ctx)
+         UInt way = earlier_way(site, parent);
+         Context* ctx = NULL;
+         if (way < CP_CALL_SITE_WAYS) {
+            ctx = site->earlier[way].ctx;
             cp_stats.call_site_swaps++;
-         else
+         } else {
+            way = site->next_way;
+            site->next_way = (way + 1) % CP_CALL_SITE_WAYS;
             ctx = cp_context_enter_ids(parent, site->site_id, site->fn_id,
                                        CtxCall);
+         }
+         /* The pair it replaces takes the way it came from. */
+         site->earlier[way].parent = site->parent;
+         site->earlier[way].ctx = site->ctx;
          site->ctx = ctx;
       }
       site->parent = parent;

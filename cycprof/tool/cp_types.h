@@ -35,14 +35,17 @@ typedef struct CallSiteCache {
    struct Context* ctx;
    /* callsite and fn interned (cp_context.h); fn_id once fn is known. */
    UInt            site_id, fn_id;
-   /* Earlier (parent, context) pairs of this callee, by a hash of the
-    * parent: a helper called from a few callers in turn finds its
-    * context here rather than in the table of all contexts. */
+   /* Earlier (parent, context) pairs of this callee, in any way, each
+    * miss replacing the next in turn: a helper called from a few callers
+    * in turn finds its context here rather than in the table of all
+    * contexts (cc1plus: 49% of the call-site misses, against 42% when
+    * the way was a hash of the parent). */
    struct {
       struct Context* parent;
       struct Context* ctx;
    } earlier[CP_CALL_SITE_WAYS];
    Bool            trampoline;
+   UChar           next_way;   /* where the next miss saves its pair */
    /* For a PLT stub: the function it last handed over to, and the
     * context that took the stub's place (valid while ctx is). */
    Bool            then_trampoline;
