@@ -27,12 +27,28 @@ static void* aligned_block(const HChar* cost_centre, SizeT bytes, UWord to,
    return (void*)align_up((UWord)*block, to);
 }
 
-/* A fresh mapping: zero, and resident only where touched, so carving
- * touches nothing.  Its unaligned head is never touched at all. */
+/* A fresh mapping of Valgrind's own, or NULL. */
+static UChar* map_fresh(SizeT bytes)
+{
+#if HAVE_VG_SHADOW_ALLOC_SYSRES
+   SysRes r = VG_(am_shadow_alloc)(bytes);
+   return sr_isError(r) ? NULL : (UChar*)sr_Res(r);
+#else
+   return VG_(am_shadow_alloc)(bytes);
+#endif
+}
+
+/* A fresh mapping is zero and resident only where touched, so carving
+ * touches nothing; its unaligned head is never touched at all.  Where
+ * none is to be had, Valgrind's allocator says so, or gives memory that
+ * must be zeroed here. */
 static void new_slab(SizeT bytes)
 {
-   UChar* mapped = VG_(am_shadow_alloc)(bytes + HUGE_PAGE);
-   if (!mapped) VG_(out_of_memory_NORETURN)("cp.hugemem.slab", bytes);
+   UChar* mapped = map_fresh(bytes + HUGE_PAGE);
+   if (!mapped) {
+      mapped = VG_(malloc)("cp.hugemem.slab", bytes + HUGE_PAGE);
+      VG_(memset)(mapped, 0, bytes + HUGE_PAGE);
+   }
    slab_next = (UChar*)align_up((UWord)mapped, HUGE_PAGE);
    slab_left = bytes;
    cp_sys_prefer_huge_pages(slab_next, bytes);
