@@ -6,7 +6,7 @@
 #include "cp_hugemem.h"
 #include "cp_sys.h"
 
-#define HUGE_PAGE  (2ul << 20)
+#define HUGE_PAGE  CP_HUGE_PAGE_BYTES
 #define SLAB_BYTES (32ul << 20)
 #define CACHE_LINE 64ul
 

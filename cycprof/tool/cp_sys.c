@@ -119,7 +119,6 @@ ULong cp_sys_now_ms(void)
 /* asm-generic/mman-common.h, the same on amd64 and arm64; not in vki. */
 #define CP_MADV_DONTNEED  4
 #define CP_MADV_HUGEPAGE 14
-#define CP_HUGE_PAGE     (2ul << 20)
 
 /* madvise(advice) on the pages of size page (a power of two) that lie
  * wholly inside [start, start+bytes). */
@@ -134,7 +133,7 @@ static void advise_pages_inside(void* start, SizeT bytes, UWord page,
 
 void cp_sys_prefer_huge_pages(void* start, SizeT bytes)
 {
-   advise_pages_inside(start, bytes, CP_HUGE_PAGE, CP_MADV_HUGEPAGE);
+   advise_pages_inside(start, bytes, CP_HUGE_PAGE_BYTES, CP_MADV_HUGEPAGE);
 }
 
 void cp_sys_release_pages(void* start, SizeT bytes)

@@ -39,7 +39,10 @@ Int cp_sys_create_new(const HChar* path);
  * child's resident size is Valgrind's alone.  The parent keeps its own. */
 void cp_sys_forget_client_memory(void);
 
-/* madvise(MADV_HUGEPAGE) on the 2 MiB pages inside [start, start+bytes):
+/* A transparent huge page on amd64 and arm64 (4 KiB base pages). */
+#define CP_HUGE_PAGE_BYTES (2ul << 20)
+
+/* madvise(MADV_HUGEPAGE) on the huge pages inside [start, start+bytes):
  * a hint the kernel may ignore. */
 void cp_sys_prefer_huge_pages(void* start, SizeT bytes);
 
