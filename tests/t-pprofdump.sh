@@ -83,7 +83,7 @@ followed_run() {
         --cycprof-out-file="$PWD/fn.out" --log-file="$PWD/fn.log" "${PROG[@]}" >/dev/null 2>&1 ||
         fail "valgrind --tool=cycprof failed: $(tail -n 2 fn.log | tr '\n' ' ')"
     grep -q -- "--per-function --follow /proc/self/fd/3 -o" helper-args ||
-        note "the tool did not start the helper to follow the per-function dump: $(cat helper-args)"
+        fail "the tool did not start the helper to follow the per-function dump: $(cat helper-args)"
     ! grep -q "no pprof profile" fn.log ||
         fail "helper started $delay s late: $(grep -o 'no pprof profile.*' fn.log | head -n 1)"
     fdump=$(ls fn.out.pb.gz.stacks.* 2>/dev/null | head -n 1)
