@@ -32,3 +32,31 @@ t_exit_status() {
     true
 }
 register exit-status t_exit_status
+
+# A 32-bit program on amd64 (Valgrind's x86-linux twin of the tool): one
+# line saying cycprof profiles 64-bit programs, a non-zero exit, and the
+# program not run.  The full tool built -m32 stopped in VG_(tool_panic).
+t_guest_32bit() {
+    need_tool
+    [ "$TOOL_PLATFORM" = amd64-linux ] || { echo "skipped: no 32-bit twin on $TOOL_PLATFORM"; return 0; }
+    printf '#include <stdio.h>\nint main(void) { puts("ran"); return 3; }\n' >prog32.c
+    if ! gcc -m32 -o prog32 prog32.c 2>m32.err; then
+        echo "skipped: gcc -m32 does not build here (gcc-multilib): $(head -c 200 m32.err)"
+        return 0
+    fi
+    [ -e "$VGLIB/cycprof-x86-linux" ] ||
+        fail "gcc -m32 works but the build has no cycprof-x86-linux (configure before gcc-multilib was installed?)"
+    local rc
+    vg --tool=cycprof "$PWD/prog32" >out.txt 2>err.txt
+    rc=$?
+    cat out.txt err.txt
+    [ $rc -ne 0 ] || note "a 32-bit program: valgrind --tool=cycprof exited 0"
+    [ $rc -ne 3 ] || note "a 32-bit program ran to its own exit status under cycprof"
+    ! grep -q '^ran$' out.txt || note "the 32-bit program ran"
+    [ "$(grep -c 'cycprof: 32-bit x86 programs are not supported; cycprof profiles 64-bit amd64 and arm64 programs' err.txt)" = 1 ] ||
+        note "no one-line message about 32-bit programs (stderr: $(tail -c 300 err.txt | tr '\n' ' '))"
+    ! grep -q -i -E 'panic|internal error|valgrind: the .impossible. happened' err.txt ||
+        note "Valgrind stopped in a panic: $(grep -i -m1 -E 'panic|impossible' err.txt)"
+    true
+}
+register guest-32bit t_guest_32bit

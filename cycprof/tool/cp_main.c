@@ -11,6 +11,7 @@
 #include "cp_callstack.h"
 #include "cp_collect.h"
 #include "cp_context.h"
+#include "cp_details.h"
 #include "cp_costs.h"
 #include "cp_dump.h"
 #include "cp_functions.h"
@@ -21,10 +22,6 @@
 #include "cp_regions.h"
 #include "cp_requests.h"
 #include "cp_sp1.h"
-
-#ifndef CYCPROF_VERSION
-#define CYCPROF_VERSION "0.1"
-#endif
 
 /* Set by the core only for some tools; cycprof needs inline frames. */
 extern Bool VG_(clo_read_inline_info);
@@ -90,11 +87,7 @@ static void cp_fini(Int exitcode)
 
 static void cp_pre_clo_init(void)
 {
-   VG_(details_name)("cycprof");
-   VG_(details_version)(CYCPROF_VERSION);
-   VG_(details_description)("exact instruction counts on exact call stacks");
-   VG_(details_copyright_author)("Copyright (C) the cycprof developers.");
-   VG_(details_bug_reports_to)("the cycprof issue tracker");
+   cp_details_describe_tool();
    VG_(details_avg_translation_sizeB)(300);
 
    VG_(clo_read_inline_info) = True;
