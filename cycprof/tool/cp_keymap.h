@@ -28,6 +28,7 @@ static inline UInt* cp_keymap_find(const KeyMap* m, UWord key)
 /* The value slot of key, added (*added True, value 0) when absent.
  * Valid until the next insertion. */
 UInt* cp_keymap_slot(KeyMap* m, UWord key, Bool* added);
+/* Leaves m empty (cp_wordmap_free): it may be freed again. */
 void  cp_keymap_free(KeyMap* m);
 
 #endif

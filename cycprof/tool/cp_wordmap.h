@@ -26,6 +26,8 @@ void  cp_wordmap_reserve(WordMap* m, UWord n);
 /* The slot of key, added (*added True, value zeroed) when absent.  Valid
  * until the next insertion. */
 UWord cp_wordmap_add(WordMap* m, UWord key, Bool* added);
+/* Leaves m empty, with no memory: freeing it again is harmless, which
+ * cp_locset_forget_addresses and then cp_locset_free rely on. */
 void  cp_wordmap_free(WordMap* m);
 
 /* The slot holding key, or of the free slot where it would go: inline,
