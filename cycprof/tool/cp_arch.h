@@ -10,12 +10,17 @@
 
 #include "pub_tool_basics.h"
 
+/* CP_GUARDED_STORES: whether the host back end compiles a guarded
+ * store (IRStmt_StoreG); arm64's does not, so there a conditional store
+ * is a select and an unconditional store, one load more. */
 #if defined(VGA_arm64)
 #  define CP_CALL_PUSHES_RETURN 0
 #  define CP_CALL_INSN_BYTES    4   /* a call returns to its address + 4 */
+#  define CP_GUARDED_STORES     0
 #else
 #  define CP_CALL_PUSHES_RETURN 1
 #  define CP_CALL_INSN_BYTES    0   /* unused: returns are found by SP */
+#  define CP_GUARDED_STORES     1
 #endif
 
 /* A PLT stub recognised by its code, where Valgrind does not say which

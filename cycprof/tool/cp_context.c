@@ -368,12 +368,15 @@ DenseCounters cp_dense = { 0, 0, (UWord)&cp_running };
  * steps are then spared (cc1plus: 2.2 M fewer allocations). */
 void cp_context_cover(Context* ctx, const SBInfo* sb)
 {
-   UInt old, needed = sb->local + sb->n_exits;
-   const Owner* o = cp_owner(cp_context_owner(ctx));
-   UInt all = o->n_counters, len = needed;
+   UInt old, all, needed = sb->local + sb->n_exits, len = needed;
+   const Owner* o;
    if (ctx->is_packed) cp_cold_unpack(ctx);
    old = ctx->dense_len;
+   /* The usual case, on every entry of a function by a jump: the
+    * counters reach this far already, and the owner is not read. */
    if (needed <= old) return;
+   o = cp_owner(cp_context_owner(ctx));
+   all = o->n_counters;
    if (len < old + old / 2) len = old + old / 2;
    if (old == 0 && len < o->typical_len) len = o->typical_len;
    if (len < 8) len = 8;

@@ -36,11 +36,17 @@ static void count_running(IRSB* out, IRExpr* slot, UInt n, IRExpr* taken)
 }
 
 /* Remembered for the tail-call case of cp_on_function_entry.  A side
- * exit stores its site only if taken: by a select, not a guarded store,
- * which the arm64 back end cannot compile. */
+ * exit stores its site only if taken: by a guarded store where the host
+ * has one, else by a select. */
 static void note_jump_site(IRSB* out, Addr site, IRExpr* taken)
 {
    IRExpr* value = cp_ir_word(site);
+   if (taken && CP_GUARDED_STORES) {
+      addStmtToIRSB(out, IRStmt_StoreG(Iend_LE,
+                                       mkIRExpr_HWord((HWord)&cp_last_jump_site),
+                                       value, taken));
+      return;
+   }
    if (taken)
       value = cp_ir_tmp(out, Ity_I64,
                         IRExpr_ITE(taken, value,
