@@ -45,7 +45,8 @@ static inline UWord cp_dense_key(UInt owner, UInt limit)
 {
    return ((UWord)owner << 32) | limit;
 }
-#define CP_DENSE_KEY_COVERS 0x80000000UL
+#define CP_DENSE_KEY_COVERS_SHIFT 31
+#define CP_DENSE_KEY_COVERS (1UL << CP_DENSE_KEY_COVERS_SHIFT)
 STATIC_ASSERT(CP_OWNER_MAX_COUNTERS < (1u << 30));
 
 /* Grows ctx's dense counters to cover sb's (sb is of ctx's owner). */
@@ -65,7 +66,9 @@ static inline void cp_context_publish(Context* ctx)
    cp_dense.key = cp_dense_key(cp_collecting_in(ctx)
                                ? cp_context_owner(ctx)
                                : CP_OWNER_NOT_COLLECTING, ctx->dense_len);
-   cp_dense.running = (UWord)&cp_running;
+   /* Only translations made while the running count is on read it, and
+    * turning it on publishes again (cp_running_need). */
+   if (cp_running_on) cp_dense.running = (UWord)&cp_running;
    cp_dense.base = (UWord)ctx->dense;
    ctx->recently_used = True;
 }

@@ -70,20 +70,20 @@ static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
                                   cp_ir_word(cp_dense_key(sb->owner,
                                                           sb->local
                                                           + sb->n_exits)));
-   IRExpr* need = cp_ir_tmp(out, Ity_I1,
-                            IRExpr_Binop(Iop_CmpLT64U,
-                                         cp_ir_word(CP_DENSE_KEY_COVERS - 1),
-                                         distance));
-   if (sb->is_fn_entry) {
-      IRExpr* other_fn = cp_ir_binop(out, Iop_Xor64,
-                                     cp_ir_load64(out, &cp_top_fn),
-                                     cp_ir_word(sb->addr));
-      IRExpr* either = cp_ir_binop(out, Iop_Or64, other_fn,
-                                   cp_ir_tmp(out, Ity_I64,
-                                             IRExpr_Unop(Iop_1Uto64, need)));
-      need = cp_ir_tmp(out, Ity_I1,
-                       IRExpr_Binop(Iop_CmpNE64, either, cp_ir_word(0)));
-   }
+   /* Not covered: distance >= CP_DENSE_KEY_COVERS, a power of two, so
+    * the bits above it are not all 0; a function entry ORs in whether
+    * the frame is another function's, and one compare decides. */
+   IRExpr* uncovered =
+      cp_ir_binop(out, Iop_Shr64, distance,
+                  IRExpr_Const(IRConst_U8(CP_DENSE_KEY_COVERS_SHIFT)));
+   IRExpr* need;
+   if (sb->is_fn_entry)
+      uncovered = cp_ir_binop(out, Iop_Or64, uncovered,
+                              cp_ir_binop(out, Iop_Xor64,
+                                          cp_ir_load64(out, &cp_top_fn),
+                                          cp_ir_word(sb->addr)));
+   need = cp_ir_tmp(out, Ity_I1,
+                    IRExpr_Binop(Iop_CmpNE64, uncovered, cp_ir_word(0)));
    cp_ir_call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
                  mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
    return cp_ir_binop(out, Iop_Add64, cp_ir_load64(out, &cp_dense.base),
