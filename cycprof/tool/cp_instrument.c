@@ -16,6 +16,8 @@
 #include "cp_callstack.h"
 #include "cp_collect.h"
 #include "cp_context.h"
+#include "cp_det.h"
+#include "cp_det_insns.h"
 #include "cp_functions.h"
 #include "cp_instrument.h"
 #include "cp_intern.h"
@@ -160,6 +162,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    if (gWordTy != hWordTy || gWordTy != Ity_I64 || layout->sizeof_SP != 8)
       VG_(tool_panic)("cycprof: only 64-bit guests on the same host "
                       "(amd64, arm64)");
+   if (cp_det_on) cp_det_rewrite_insns(in);
    if (!cp_instr_on) return in;
    sb = cp_sbinfo_describe(in);
    if (!sb) return in;

@@ -12,6 +12,8 @@
 #include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_costs.h"
+#include "cp_det.h"
+#include "cp_det_syscalls.h"
 #include "cp_details.h"
 #include "cp_dump.h"
 #include "cp_functions.h"
@@ -42,7 +44,35 @@ static Bool read_inline_info_given(void)
 static void cp_atfork_child(ThreadId tid)
 {
    (void)tid;
+   cp_det_after_fork();
    cp_dump_after_fork();
+}
+
+/* Valgrind takes one function per event: these pass each event to every
+ * part that follows it. */
+static void cp_pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
+{
+   cp_sp1_pre_syscall(tid, sysno, args, nargs);
+   cp_det_pre_syscall(tid, sysno, args, nargs);
+}
+
+static void cp_post_syscall(ThreadId tid, UInt sysno, UWord* args,
+                            UInt nargs, SysRes res)
+{
+   cp_det_post_syscall(tid, sysno, args, nargs, res);
+   cp_sp1_post_syscall(tid, sysno, args, nargs, res);
+}
+
+static void cp_thread_created(ThreadId parent, ThreadId child)
+{
+   cp_det_note_thread(parent, child);
+   cp_regions_thread_created(parent, child);
+}
+
+static void cp_pre_signal(ThreadId tid, Int sig, Bool alt_stack)
+{
+   cp_det_note_signal(tid, sig);
+   cp_callstack_pre_signal(tid, sig, alt_stack);
 }
 
 /* Today's Valgrind caps both options below CP_MAX_SB_INSTRS; a later one
@@ -76,6 +106,7 @@ static void cp_post_clo_init(void)
    cp_context_init();
    cp_callstack_init();
    cp_dump_init();
+   cp_det_init();
    VG_(atfork)(NULL, NULL, cp_atfork_child);
 }
 
@@ -99,10 +130,11 @@ static void cp_pre_clo_init(void)
    VG_(needs_command_line_options)(cp_process_option, cp_print_usage,
                                    cp_print_debug_usage);
    VG_(needs_client_requests)(cp_handle_client_request);
-   VG_(needs_syscall_wrapper)(cp_sp1_pre_syscall, cp_sp1_post_syscall);
+   VG_(needs_syscall_wrapper)(cp_pre_syscall, cp_post_syscall);
    VG_(track_start_client_code)(cp_collect_thread_switch);
-   VG_(track_pre_thread_ll_create)(cp_regions_thread_created);
-   VG_(track_pre_deliver_signal)(cp_callstack_pre_signal);
+   VG_(track_stop_client_code)(cp_det_blocks_done);
+   VG_(track_pre_thread_ll_create)(cp_thread_created);
+   VG_(track_pre_deliver_signal)(cp_pre_signal);
    VG_(track_post_deliver_signal)(cp_callstack_post_signal);
 }
 

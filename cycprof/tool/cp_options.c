@@ -4,6 +4,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_libcprint.h"
 #include "cp_collect.h"
+#include "cp_det.h"
 #include "cp_options.h"
 
 CpOptions cp_opts = {
@@ -52,6 +53,7 @@ Bool cp_process_option(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--keep-stacks", cp_opts.keep_stacks) {}
    else if VG_BINT_CLO(arg, "--top", cp_opts.top, 0, 100000) {}
    else if (cp_collect_option(arg)) {}
+   else if (cp_det_option(arg)) {}
    else return False;
    return True;
 }
@@ -102,6 +104,7 @@ void cp_print_usage(void)
 "    --sp1-markers=no|yes      SP1's 'cycle-tracker-start: NAME' lines on\n"
 "                              stdout open and close regions [yes]\n"
    );
+   cp_det_print_usage();
 }
 
 void cp_print_debug_usage(void)

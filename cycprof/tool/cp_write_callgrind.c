@@ -7,6 +7,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_cg_records.h"
+#include "cp_det.h"
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_outfile.h"
@@ -101,11 +102,12 @@ static void write_header(OutFile* out, ULong total, const HChar* cmd)
       "cmd: %s\n"
       "part: %u\n"
       "desc: Trigger: %s\n"
+      "desc: Deterministic: %s\n"
       "positions: %s\n"
       "event: Ir : Instructions (exact)\n"
       "events: Ir\n"
       "summary: %llu\n",
-      VG_(getpid)(), shown, cp_parts_number(), cp_parts_trigger(),
+      VG_(getpid)(), shown, cp_parts_number(), cp_parts_trigger(), cp_det_describe(),
       cp_opts.dump_instr ? "instr line" : "line",
       total);
 }

@@ -14,6 +14,7 @@
 #include "cp_addrmap.h"
 #include "cp_context.h"
 #include "cp_costs.h"
+#include "cp_det.h"
 #include "cp_keymap.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
@@ -812,6 +813,8 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");
    put_field(out, cmd);
+   cp_outfile_puts(out, "\ndeterministic");
+   put_field(out, cp_det_describe());
    cp_outfile_printf(out, "\npid\t%d\nduration_ns\t%llu\ntotal\t%llu\n",
                      pid, VG_(read_millisecond_timer)() * 1000000ULL,
                      total);

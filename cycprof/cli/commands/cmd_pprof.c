@@ -246,7 +246,7 @@ static int finish(struct stacks_reader *r, struct pprof_writer *w,
                   const char *out_path)
 {
     const struct sr_header *h = sr_header(r);
-    if (pw_finish(w, h->cmd, h->duration_ns) != 0) {
+    if (pw_finish(w, h->cmd, h->deterministic, h->duration_ns) != 0) {
         fprintf(stderr, "cycprof pprof: %s: %s\n", out_path, pw_error(w));
         return -1;
     }

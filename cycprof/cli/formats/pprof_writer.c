@@ -3,6 +3,7 @@
  * tag (field number << 3 | 2), varint length, bytes. */
 #include "pprof_writer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,7 +246,7 @@ int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
 }
 
 int pw_finish(struct pprof_writer *w, const char *command_line,
-              int64_t duration_ns)
+              const char *deterministic, int64_t duration_ns)
 {
     /* The scalar fields go out as one Profile fragment with no samples or
      * tables: concatenated serialized messages merge into one. */
@@ -264,12 +265,18 @@ int pw_finish(struct pprof_writer *w, const char *command_line,
     p.period = 1;                /* no sampling: every instruction counts */
     p.duration_nanos = duration_ns;
     p.default_sample_type = w->s_instructions;
-    int64_t comment = 0;
-    if (command_line && command_line[0]) {
-        comment = intern(w, command_line);
-        p.n_comment = 1;
-        p.comment = &comment;
+    /* The command first: readers take the first comment for it. */
+    int64_t comments[2];
+    size_t n_comments = 0;
+    if (command_line && command_line[0])
+        comments[n_comments++] = intern(w, command_line);
+    if (deterministic && deterministic[0]) {
+        char mode[128];
+        snprintf(mode, sizeof mode, "cycprof deterministic: %s", deterministic);
+        comments[n_comments++] = intern(w, mode);
     }
+    p.n_comment = n_comments;
+    p.comment = n_comments ? comments : NULL;
     if (w->err || write_message(w, 0, &p.base) != 0)
         return -1;
     /* Strings last, in index order; index 0 is "". */

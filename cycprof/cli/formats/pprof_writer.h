@@ -48,9 +48,11 @@ int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
                          size_t nlocs, int64_t instructions, int64_t thread,
                          const char *const *regions, size_t nregions);
 /* Writes sample_type, period_type, period, duration_nanos, comment (the
- * command line, if not empty), default_sample_type and the string table.
+ * command line, if not empty, then "cycprof deterministic: MODE" when the
+ * dump recorded one), default_sample_type and the string table.
  * The gzip stream still has to be finished by the caller. */
 int pw_finish(struct pprof_writer *w, const char *command_line,
+              const char *deterministic,
               int64_t duration_ns);
 
 const char *pw_error(const struct pprof_writer *w);

@@ -46,6 +46,7 @@ struct stacks_reader {
 
     struct sr_header hdr;
     char *cmd;                   /* owned copy of the cmd field */
+    char *deterministic;         /* owned copy of the deterministic field */
     int seen_cmd, seen_pid, seen_duration, seen_total;
 
     /* A record line read ahead while looking for the end of the header. */
@@ -263,6 +264,17 @@ static int header_record(struct stacks_reader *r, char **f, int n)
 {
     const char *rec = f[0];
     int *seen;
+    if (strcmp(rec, "deterministic") == 0) {
+        if (r->deterministic)
+            return errorf(r, "second '%s' record", rec);
+        if (want_fields(r, rec, n, 1, "mode") != 0)
+            return -1;
+        r->deterministic = strdup(f[1]);
+        if (!r->deterministic)
+            return errorf(r, "out of memory");
+        r->hdr.deterministic = r->deterministic;
+        return 0;
+    }
     if (strcmp(rec, "cmd") == 0)
         seen = &r->seen_cmd;
     else if (strcmp(rec, "pid") == 0)
@@ -299,7 +311,8 @@ static int header_record(struct stacks_reader *r, char **f, int n)
 
 static int is_header_record(const char *rec)
 {
-    return strcmp(rec, "cmd") == 0 || strcmp(rec, "pid") == 0 ||
+    return strcmp(rec, "cmd") == 0 || strcmp(rec, "deterministic") == 0 ||
+           strcmp(rec, "pid") == 0 ||
            strcmp(rec, "duration_ns") == 0 || strcmp(rec, "total") == 0;
 }
 
@@ -715,5 +728,6 @@ void sr_close(struct stacks_reader *r)
     free(r->nodes);
     free(r->lines);
     free(r->cmd);
+    free(r->deterministic);
     free(r);
 }

@@ -59,9 +59,10 @@ struct sr_record {
     };
 };
 
-/* The header records, all required. */
+/* The header records, all required but `deterministic`. */
 struct sr_header {
     const char *cmd;
+    const char *deterministic;   /* the tool's --deterministic, or NULL */
     uint64_t pid;
     int64_t duration_ns;
     int64_t total;
