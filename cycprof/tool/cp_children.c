@@ -28,8 +28,7 @@ STATIC_ASSERT(sizeof(Bucket) == CACHE_LINE);
 typedef struct {
    UInt parent_id, site_id, fn_id, ctx_id;
 } Recent;
-static Recent* recent;
-static void*   recent_block;  /* for VG_(free) */
+static Recent* recent;        /* carved: lives as long as the tool */
 
 static void*   allocated;     /* buckets' block, for VG_(free) */
 static Bucket* buckets;
@@ -55,9 +54,13 @@ static void make_buckets(UWord n)
 
 void cp_children_init(void)
 {
-   recent = cp_hugemem_table("cp.ctx.recent",
-                             (1u << RECENT_BITS) * sizeof(Recent),
-                             &recent_block);
+   /* Carved, not a table of its own: a 2 MiB block from Valgrind's
+    * allocator would be a mapping of its own, one more line in the
+    * program's /proc/self/maps from the start (cp_hugemem.h). */
+   if (!recent)
+      recent = cp_hugemem_carve_aligned((1u << RECENT_BITS) * sizeof(Recent));
+   else
+      VG_(memset)(recent, 0, (1u << RECENT_BITS) * sizeof(Recent));
    make_buckets(1 << 8);
    n_entries = 0;
 }
@@ -138,7 +141,7 @@ void cp_children_add(const Context* c)
             const Context* moved = cp_context_at(old[b].id[k]);
             put(moved, key_hash(moved));
          }
-      VG_(free)(old_allocated);
+      cp_hugemem_table_free(old_allocated);
    }
    put(c, hash);
    n_entries++;
@@ -153,9 +156,7 @@ ULong cp_children_bytes(void)
 
 void cp_children_free(void)
 {
-   VG_(free)(allocated);
-   VG_(free)(recent_block);
-   recent = NULL;
+   cp_hugemem_table_free(allocated);
    allocated = NULL;
    buckets = NULL;
 }

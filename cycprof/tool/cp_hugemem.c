@@ -9,9 +9,47 @@
 #define HUGE_PAGE  CP_HUGE_PAGE_BYTES
 #define SLAB_BYTES (32ul << 20)
 #define CACHE_LINE 64ul
+/* A Rust hello world's tables take well under 1 MiB. */
+#define ADVISE_AFTER_BYTES (8ul << 20)
+#define MAX_WAITING 8
 
 static UChar* slab_next;
 static SizeT  slab_left;
+
+/* Ranges to advise once the tables are large (cp_hugemem.h). */
+typedef struct {
+   void* start;
+   SizeT bytes;
+   void* block;     /* a table's block; NULL for a slab */
+} Waiting;
+
+static Bool    advising;
+static SizeT   bytes_taken;
+static Waiting waiting[MAX_WAITING];
+static UInt    n_waiting;
+
+static void prefer_huge_pages(void* start, SizeT bytes, void* block)
+{
+   if (advising || n_waiting == MAX_WAITING) {
+      cp_sys_prefer_huge_pages(start, bytes);
+      return;
+   }
+   waiting[n_waiting].start = start;
+   waiting[n_waiting].bytes = bytes;
+   waiting[n_waiting].block = block;
+   n_waiting++;
+}
+
+static void took(SizeT bytes)
+{
+   UInt i;
+   bytes_taken += bytes;
+   if (advising || bytes_taken < ADVISE_AFTER_BYTES) return;
+   advising = True;
+   for (i = 0; i < n_waiting; i++)
+      cp_sys_prefer_huge_pages(waiting[i].start, waiting[i].bytes);
+   n_waiting = 0;
+}
 
 static UWord align_up(UWord a, UWord to)
 {
@@ -51,7 +89,7 @@ static void new_slab(SizeT bytes)
    }
    slab_next = (UChar*)align_up((UWord)mapped, HUGE_PAGE);
    slab_left = bytes;
-   cp_sys_prefer_huge_pages(slab_next, bytes);
+   prefer_huge_pages(slab_next, bytes, NULL);
 }
 
 void* cp_hugemem_carve(SizeT bytes)
@@ -67,7 +105,19 @@ void* cp_hugemem_carve(SizeT bytes)
    p = slab_next;
    slab_next += bytes;
    slab_left -= bytes;
+   took(bytes);
    return p;
+}
+
+void* cp_hugemem_carve_aligned(SizeT bytes)
+{
+   UWord skip = align_up((UWord)slab_next, HUGE_PAGE) - (UWord)slab_next;
+   if (skip + bytes <= slab_left) {
+      slab_next += skip;
+      slab_left -= skip;
+   }
+   /* else the next slab starts on a huge page */
+   return cp_hugemem_carve(bytes);
 }
 
 void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block)
@@ -75,7 +125,19 @@ void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block)
    Bool huge = bytes >= HUGE_PAGE;
    void* table = aligned_block(cost_centre, bytes,
                                huge ? HUGE_PAGE : CACHE_LINE, block);
-   if (huge) cp_sys_prefer_huge_pages(table, bytes);
+   if (huge) prefer_huge_pages(table, bytes, *block);
    VG_(memset)(table, 0, bytes);
+   took(bytes);
    return table;
+}
+
+void cp_hugemem_table_free(void* block)
+{
+   UInt i;
+   for (i = 0; i < n_waiting; i++) {
+      if (waiting[i].block != block) continue;
+      waiting[i] = waiting[--n_waiting];
+      break;
+   }
+   VG_(free)(block);
 }

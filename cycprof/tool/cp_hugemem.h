@@ -8,7 +8,14 @@
  * MADV_HUGEPAGE with 2 MiB pages when
  * /sys/kernel/mm/transparent_hugepage/enabled says "madvise" (Debian's
  * default) or "always".  Where it says "never", or the kernel refuses
- * the advice, the memory is the same memory on small pages. */
+ * the advice, the memory is the same memory on small pages.
+ *
+ * A range advised apart from its neighbours is a line of its own in the
+ * program's /proc/self/maps, which glibc's pthread_getattr_np reads (every
+ * Rust program does at start-up): the more lines, the more instructions.
+ * So the advice waits until the tables hold 8 MiB, far past any program's
+ * start-up, and a program that stays small sees as many lines as under
+ * --tool=none (docs/internals/memory.md). */
 #ifndef CP_HUGEMEM_H
 #define CP_HUGEMEM_H
 
@@ -18,9 +25,14 @@
  * aligned to 2 MiB and advised to use huge pages. */
 void* cp_hugemem_carve(SizeT bytes);
 
+/* The same, starting on a huge page: for a table that lives as long as
+ * the tool. */
+void* cp_hugemem_carve_aligned(SizeT bytes);
+
 /* bytes of zeroed memory for a table that is freed whole: aligned to
  * 2 MiB and advised when it spans a huge page, else to a cache line.
- * VG_(free)(*block) gives it back. */
+ * cp_hugemem_table_free(*block) gives it back. */
 void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block);
+void  cp_hugemem_table_free(void* block);
 
 #endif
