@@ -1,0 +1,223 @@
+# R. --deterministic=yes: the same command gives the same counts on every run
+#    (docs/reproducible.md).  Each program runs 3 times with the option and 3
+#    times without; the totals and every function's self cost are compared
+#    byte for byte.  With the option they must be identical; without it they
+#    must differ for the programs that read entropy on every run (the C
+#    program, Rust's HashMap) and are shown to differ, or said not to, for
+#    the interpreters.
+# shellcheck shell=bash
+
+# det_summary B: the total, then "self<TAB>object<TAB>file<TAB>function" of
+# every function, from the callgrind file B (read by tests/lib/cyc.py).
+det_summary() {
+    pycheck "$1" <<'PY'
+import sys
+from cyc import *
+r = parse_callgrind(sys.argv[1])
+print("total", sum(r.fn_self_key.values()))
+for key in sorted(r.fn_self_key, key=repr):
+    print(r.fn_self_key[key], *key, sep="\t")
+PY
+}
+
+# det_runs NAME N [tool options] -- PROG ARGS...: N tool runs, each in the
+# same empty folder with the same environment; writes NAME.I.sum (det_summary),
+# NAME.I.stdout and NAME.I.log for I in 1..N.
+det_runs() {
+    local name=$1 n=$2 i
+    shift 2
+    local opts=()
+    while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+    shift
+    for ((i = 1; i <= n; i++)); do
+        cycprof "$PWD/$name.$i.out" "$PWD/$name.$i.log" --pprof=no \
+            ${opts[@]+"${opts[@]}"} -- "$@" >"$name.$i.stdout" 2>"$name.$i.stderr" </dev/null ||
+            fail "$name run $i exited non-zero ($(tail -n 2 "$name.$i.stderr" | tr '\n' ' '))"
+        det_summary "$PWD/$name.$i.out" >"$name.$i.sum" || fail "$name run $i: no readable callgrind file"
+    done
+}
+
+# runs_identical NAME N: every NAME.I.sum equals NAME.1.sum
+runs_identical() {
+    local i
+    for ((i = 2; i <= $2; i++)); do
+        cmp -s "$1.1.sum" "$1.$i.sum" || return 1
+    done
+}
+
+# first_difference NAME I: the first line where run I differs from run 1
+first_difference() {
+    diff "$1.1.sum" "$1.$2.sum" | grep -m1 '^[<>]' || true
+}
+
+# expect_deterministic NAME PROG ARGS...: 3 runs with the option agree on
+# the total and on every function; 3 runs without are reported (MUST_DIFFER=1:
+# they must differ, or the test proves nothing).
+expect_deterministic() {
+    local name=$1
+    shift
+    det_runs "$name-det" 3 --deterministic=yes -- "$@"
+    runs_identical "$name-det" 3 ||
+        note "$name: 3 runs with --deterministic=yes differ: $(first_difference "$name-det" 2) / $(first_difference "$name-det" 3)"
+    det_runs "$name-plain" 3 -- "$@"
+    if runs_identical "$name-plain" 3; then
+        [ -z "${MUST_DIFFER:-}" ] || note "$name: 3 runs without the option agree: the test cannot tell"
+        echo "$name: without the option the 3 runs happened to agree"
+    else
+        echo "$name: without the option: $(head -n1 "$name-plain.1.sum") / $(head -n1 "$name-plain.2.sum") / $(head -n1 "$name-plain.3.sum")"
+    fi
+    echo "$name: with the option: $(head -n1 "$name-det.1.sum") on 3 of 3 runs"
+    ! grep -q 'not deterministic' "$name-det.1.log" ||
+        note "$name: the log names a source the program does not have: $(grep -m1 'not deterministic' "$name-det.1.log")"
+}
+
+# A C program that reads every source the option fixes (clocks, rdtsc,
+# rdtscp, getrandom, /dev/urandom by name and dup'd, /dev/random, AT_RANDOM,
+# rdrand, rdseed, getcpu) and works in proportion to what it read.
+t_det_c_sources() {
+    need_tool
+    [ "$(uname -m)" = x86_64 ] || { echo "x86 program: not on $(uname -m)"; return 0; }
+    need_prog detsources
+    MUST_DIFFER=1 expect_deterministic detsources "$BIN/detsources"
+    cmp -s detsources-det.1.stdout detsources-det.2.stdout ||
+        note "detsources: the program's output differs between runs with the option"
+    grep -q ' waited$' detsources-det.1.stdout ||
+        note "detsources: a 20 ms poll timeout did not move the virtual clock on by 20 ms ($(cat detsources-det.1.stdout))"
+    # The seed drives what the program reads.
+    det_runs detsources-seed1 1 --deterministic=yes --det-seed=1 -- "$BIN/detsources"
+    ! cmp -s detsources-det.1.stdout detsources-seed1.1.stdout ||
+        note "detsources: --det-seed=1 gives the program the same values as --det-seed=0"
+    grep -qx 'desc: Deterministic: yes, seed 0, epoch 1700000000' detsources-det.1.out ||
+        note "detsources: the callgrind header does not record the mode and seed"
+    grep -qx 'desc: Deterministic: no' detsources-plain.1.out ||
+        note "detsources: the callgrind header of a plain run does not say 'Deterministic: no'"
+}
+register det-c-sources t_det_c_sources
+
+# The mode also records itself in the pprof profile's comments.
+t_det_pprof_comment() {
+    need_tool
+    need_prog recurse
+    local b
+    b=$(shared_profile --deterministic=yes --det-seed=7 -- "$BIN/recurse" 3)
+    check_run "$b" both
+    pycheck "$b.pb.gz" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+out, _err = pprof(["-comments"], sys.argv[1])
+C.true("cycprof deterministic: yes, seed 7, epoch 1700000000" in out,
+       "go tool pprof -comments does not show the mode: %r" % out[:300])
+C.done()
+PY
+}
+register det-pprof-comment t_det_pprof_comment
+
+# The option changes nothing for a program that reads no clock and no
+# entropy, and a program given the same clock by faketime (lua seeds its
+# strings from time()) counts what lackey counts.
+t_det_totals_eq_lackey() {
+    need_tool
+    need_prog recurse
+    local b
+    b=$(shared_profile --deterministic=yes -- "$BIN/recurse" 10)
+    check_run "$b" cg
+    expect_total_eq_lackey "recurse 10 (--deterministic=yes)" "$b" "$BIN/recurse" 10
+    command -v lua5.4 >/dev/null || fail "lua5.4 is not installed (scripts/install-deps)"
+    local ft
+    ft=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n1)
+    [ -n "$ft" ] || fail "libfaketime is not installed (scripts/install-deps: faketime)"
+    cp "$TESTS_DIR/progs/strings.lua" .
+    RUN_ENV=(LD_PRELOAD="$ft" "FAKETIME=2023-11-14 22:13:20")
+    b=$(shared_profile --deterministic=yes -- /usr/bin/lua5.4 "$PWD/strings.lua")
+    check_run "$b" cg
+    expect_total_eq_lackey "lua5.4 under faketime (--deterministic=yes)" "$b" /usr/bin/lua5.4 "$PWD/strings.lua"
+}
+register det-totals-eq-lackey t_det_totals_eq_lackey
+
+# Rust: a std HashMap (RandomState seeds from getrandom) and a loop timed
+# by Instant.
+t_det_rust() {
+    need_tool
+    need_prog rdet
+    MUST_DIFFER=1 expect_deterministic rust-hashmap "$BIN/rdet"
+}
+register det-rust-hashmap-instant t_det_rust
+
+# python3 without PYTHONHASHSEED: str hashes, and so dict and set layouts,
+# change with the seed it takes from getrandom.
+t_det_python() {
+    need_tool
+    cp "$TESTS_DIR/progs/pyhash.py" .
+    expect_deterministic python3 /usr/bin/python3 -S -s "$PWD/pyhash.py"
+}
+register det-python3 t_det_python
+
+# perl without PERL_HASH_SEED.
+t_det_perl() {
+    need_tool
+    expect_deterministic perl /usr/bin/perl -e \
+        'my %h; $h{"k$_"} = $_ for 1 .. 5000; my $s = 0; $s += length($_) for keys %h; print "$s\n"'
+}
+register det-perl t_det_perl
+
+# lua5.4: its string hash seed comes from time() and addresses.
+t_det_lua() {
+    need_tool
+    command -v lua5.4 >/dev/null || fail "lua5.4 is not installed (scripts/install-deps)"
+    cp "$TESTS_DIR/progs/strings.lua" .
+    expect_deterministic lua5.4 /usr/bin/lua5.4 "$PWD/strings.lua"
+}
+register det-lua5.4 t_det_lua
+
+# sqlite3: random(), randomblob() and datetime('now').
+t_det_sqlite() {
+    need_tool
+    command -v sqlite3 >/dev/null || fail "sqlite3 is not installed (scripts/install-deps)"
+    expect_deterministic sqlite3 /usr/bin/sqlite3 :memory: \
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000)
+         SELECT count(*), sum(random() % 7), hex(randomblob(8)), datetime('now') FROM c;"
+}
+register det-sqlite3 t_det_sqlite
+
+# What the option cannot fix is named in the log, one line each: a second
+# thread, an asynchronous signal, a read under /proc other than the
+# process's own maps; a signal the program sends itself and its own maps
+# are not named.
+t_det_named_sources() {
+    need_tool
+    need_prog detnamed
+    cycprof "$PWD/n.out" "$PWD/n.log" --pprof=no --deterministic=yes -- "$BIN/detnamed" \
+        >n.stdout 2>n.stderr </dev/null || fail "tool run failed"
+    grep -qx done n.stdout || fail "the program did not finish ($(cat n.stdout))"
+    local lines
+    lines=$(grep -c 'not deterministic' n.log)
+    grep -q 'not deterministic: a second thread ran' n.log || note "a second thread is not named"
+    grep -q 'not deterministic: asynchronous signal 14 was delivered' n.log || note "SIGALRM is not named"
+    grep -q 'not deterministic: /proc/stat was read' n.log || note "the read of /proc/stat is not named"
+    grep -q 'signal 10\b' n.log && note "the signal the program sent itself (SIGUSR1) is named"
+    grep -q '/proc/self/maps' n.log && note "the program's own maps are named"
+    [ "$lines" = 3 ] || note "$lines 'not deterministic' lines, want 3: $(grep 'not deterministic' n.log | tr '\n' '|')"
+    # Without the option nothing is named.
+    cycprof "$PWD/p.out" "$PWD/p.log" --pprof=no -- "$BIN/detnamed" >p.stdout 2>p.stderr </dev/null ||
+        fail "tool run without the option failed"
+    ! grep -q 'not deterministic' p.log || note "a run without the option names sources"
+}
+register det-named-sources t_det_named_sources
+
+# The program sees as many lines in /proc/self/maps as under --tool=none:
+# glibc's pthread_getattr_np parses that file, and every Rust program calls
+# it at start-up.
+t_det_maps_lines() {
+    need_tool
+    vg --tool=none --log-file="$PWD/none.log" /bin/cat /proc/self/maps >none.maps 2>none.err </dev/null ||
+        fail "--tool=none run failed"
+    cycprof "$PWD/m.out" "$PWD/m.log" --pprof=no -- /bin/cat /proc/self/maps >tool.maps 2>tool.err </dev/null ||
+        fail "tool run failed"
+    local want got
+    want=$(wc -l <none.maps)
+    got=$(wc -l <tool.maps)
+    echo "/proc/self/maps lines: --tool=none $want, cycprof $got"
+    [ "$got" = "$want" ] || note "cycprof adds $((got - want)) lines to the program's /proc/self/maps (--tool=none: $want)"
+}
+register det-maps-lines t_det_maps_lines
