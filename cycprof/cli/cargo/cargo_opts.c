@@ -30,6 +30,9 @@ const char *const cargo_usage =
     "                       missing; default: the current directory)\n"
     "  --vg-opt=OPT         pass OPT to valgrind (repeatable), e.g.\n"
     "                       --vg-opt=--fold-recursion=no\n"
+    "  --deterministic      the same clocks and entropy on every run, so the\n"
+    "                       same build gives the same counts (valgrind's\n"
+    "                       --deterministic=yes, docs/reproducible.md)\n"
     "  --no-report          do not print the report\n"
     "  -h, --help           show this help\n"
     "Other options (-p NAME, --features F, --manifest-path P, ...) are passed\n"
@@ -113,6 +116,11 @@ int cargo_opts_parse(int argc, char **argv, int first, cargo_opts_t *o)
         } else if (strcmp(a, "--dev") == 0) {
             dev = 1;
             o->profile = "dev";
+            continue;
+        } else if (strcmp(a, "--deterministic") == 0) {
+            /* One argument gives at most one valgrind option: vgopt has
+             * room for argc of them. */
+            o->vgopt[o->nvg++] = "--deterministic=yes";
             continue;
         } else if (strcmp(a, "--no-report") == 0) {
             o->report = 0;

@@ -108,6 +108,22 @@ done
 grep -q '^Command: .*/release/fibonacci-rs 300$' out.txt && ok fib-release-build ||
     bad fib-release-build "$(grep '^Command' out.txt)"
 
+# --deterministic: the run gets valgrind's --deterministic=yes, which the
+# callgrind file records; two such runs count the same.
+for i in 1 2; do
+    cc --release --no-report --deterministic -o "prof/det$i" -- 30 >"det$i.out" 2>"det$i.err" ||
+        bad fib-deterministic "run $i exited non-zero: $(tail -n 2 "det$i.err" | tr '\n' ' ')"
+done
+d1=$(ls prof/det1/cycprof.out.* 2>/dev/null | grep -v '\.pb\.gz$')
+d2=$(ls prof/det2/cycprof.out.* 2>/dev/null | grep -v '\.pb\.gz$')
+if ! grep -qx 'desc: Deterministic: yes, seed 0, epoch 1700000000' "$d1" 2>/dev/null; then
+    bad fib-deterministic "the callgrind file does not record --deterministic=yes"
+elif [ "$(grep '^summary:' "$d1")" != "$(grep '^summary:' "$d2")" ]; then
+    bad fib-deterministic "two runs count $(grep '^summary:' "$d1") and $(grep '^summary:' "$d2")"
+else
+    ok "fib-deterministic ($(grep '^summary:' "$d1"))"
+fi
+
 # -o DIR: both files in DIR (created), named in the output, readable by
 # the real readers.
 cg=$(ls prof/run1/cycprof.out.* 2>/dev/null | grep -v '\.pb\.gz$')
