@@ -304,6 +304,41 @@ void cp_det_post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs,
       break;
    }
 #endif
+   case __NR_times: {
+      /* Clock ticks (100 a second on Linux): the process's CPU time is
+       * its virtual time, its children's are not known (0). */
+      ULong ticks = cp_det_elapsed_ns() / (NS_PER_S / 100);
+      if (writable(args[0], sizeof(struct vki_tms))) {
+         struct vki_tms* t = (struct vki_tms*)args[0];
+         t->tms_utime = ticks;
+         t->tms_stime = t->tms_cutime = t->tms_cstime = 0;
+      }
+      set_result(tid, (cp_det_monotonic_ns() / (NS_PER_S / 100)));
+      break;
+   }
+   case __NR_getrusage:
+      if (writable(args[1], sizeof(struct vki_rusage))) {
+         struct vki_rusage* u = (struct vki_rusage*)args[1];
+         ULong ns = cp_det_elapsed_ns();
+         u->ru_utime.tv_sec = ns / NS_PER_S;
+         u->ru_utime.tv_usec = (ns % NS_PER_S) / NS_PER_US;
+         u->ru_stime.tv_sec = u->ru_stime.tv_usec = 0;
+      }
+      break;
+   case __NR_sysinfo:
+      /* What changes from moment to moment: the uptime, the load and
+       * the free memory (a machine's sizes stay). */
+      if (writable(args[0], sizeof(struct vki_sysinfo))) {
+         struct vki_sysinfo* si = (struct vki_sysinfo*)args[0];
+         si->uptime = cp_det_monotonic_ns() / NS_PER_S;
+         si->loads[0] = si->loads[1] = si->loads[2] = 0;
+         si->freeram = si->totalram / 2;
+         si->freeswap = si->totalswap;
+         si->sharedram = si->bufferram = 0;
+         si->freehigh = si->totalhigh;
+         si->procs = 1;
+      }
+      break;
    case __NR_getrandom:
       fill_client(args[0], sr_Res(res));
       break;

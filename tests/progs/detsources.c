@@ -1,6 +1,7 @@
 /* Reads every source of run-to-run difference that --deterministic=yes
- * fixes, and does an amount of work that depends on what it read: without
- * the option its instruction count changes from run to run, with it the
+ * fixes (times, getrusage and sysinfo included), and does an amount of
+ * work that depends on what it read: without the option its instruction
+ * count changes from run to run, with it the
  * count repeats.  Prints one hex digest of everything it read. */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -11,6 +12,9 @@
 #include <stdio.h>
 #include <sys/auxv.h>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <sys/times.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -72,6 +76,19 @@ int main(void)
     take(&tv, sizeof tv);
     time_t t = (time_t)syscall(SYS_time, NULL);
     take(&t, sizeof t);
+    struct tms tm;
+    clock_t ticks = times(&tm);
+    take(&ticks, sizeof ticks);
+    take(&tm, sizeof tm);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    take(&ru.ru_utime, sizeof ru.ru_utime);
+    take(&ru.ru_stime, sizeof ru.ru_stime);
+    struct sysinfo si;
+    sysinfo(&si);
+    take(&si.uptime, sizeof si.uptime);
+    take(&si.freeram, sizeof si.freeram);
+    take(&si.loads, sizeof si.loads);
     uint64_t tsc = __rdtsc();
     take(&tsc, sizeof tsc);
     unsigned aux;
