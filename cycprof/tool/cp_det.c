@@ -29,7 +29,7 @@ extern UWord* VG_(client_auxv);
 #define DEFAULT_EPOCH  1700000000ll
 
 Bool cp_det_on = False;
-static ULong det_seed = 0;
+static Long  det_seed = 0;
 static Long  det_epoch = DEFAULT_EPOCH;
 
 static ULong blocks_done;    /* the scheduler's count, last seen */
@@ -61,8 +61,8 @@ const HChar* cp_det_describe(void)
 {
    static HChar text[96];
    if (!cp_det_on) return "no";
-   VG_(snprintf)(text, sizeof text, "yes, seed %llu, epoch %lld",
-                 det_seed, (long long)det_epoch);
+   VG_(snprintf)(text, sizeof text, "yes, seed %lld, epoch %lld",
+                 (long long)det_seed, (long long)det_epoch);
    return text;
 }
 
@@ -106,7 +106,7 @@ static void rewrite_at_random(void)
 void cp_det_init(void)
 {
    if (!cp_det_on) return;
-   rng_state = mix(det_seed ^ 0x63796370726f66ull);   /* "cycprof" */
+   rng_state = mix((ULong)det_seed ^ 0x63796370726f66ull);   /* "cycprof" */
    rewrite_at_random();
 }
 
