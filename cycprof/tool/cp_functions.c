@@ -15,8 +15,8 @@ static AddrMap trampoline_flag;    /* function entry -> 1 + is_trampoline */
 
 void cp_functions_init(void)
 {
-   cp_addrmap_init(&function_of_addr, 4096);
-   cp_addrmap_init(&trampoline_flag, 1024);
+   cp_addrmap_init(&function_of_addr, 256);
+   cp_addrmap_init(&trampoline_flag, 64);
 }
 
 Addr cp_function_of(Addr a)

@@ -1,4 +1,12 @@
-/* cycprof: memory for the tables the run reads at random (cp_hugemem.h). */
+/* cycprof: memory for the tables the run reads at random (cp_hugemem.h).
+ *
+ * Everything is carved from a reservation: one mapping of Valgrind's own,
+ * RESERVE_BYTES of address space that is resident only where it has been
+ * touched.  One mapping is one range however many tables the run grows
+ * to, so the program's /proc/self/maps gains no line while the range is
+ * not advised (it merges with Valgrind's mapping beside it), and a few
+ * once it is (the advised range splits off).  A table that is freed
+ * gives its pages back; its address space is not used again. */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
@@ -6,63 +14,41 @@
 #include "cp_hugemem.h"
 #include "cp_sys.h"
 
-#define HUGE_PAGE  CP_HUGE_PAGE_BYTES
-#define SLAB_BYTES (32ul << 20)
-#define CACHE_LINE 64ul
+#define HUGE_PAGE     CP_HUGE_PAGE_BYTES
+#define CACHE_LINE    64ul
+/* Address space, not memory.  A smaller one is tried where the kernel
+ * refuses this much (strict overcommit, a small machine). */
+#define RESERVE_BYTES (4ul << 30)
+#define MIN_RESERVE   (64ul << 20)
 /* A Rust hello world's tables take well under 1 MiB. */
 #define ADVISE_AFTER_BYTES (8ul << 20)
-#define MAX_WAITING 8
+#define MAX_REGIONS   64
+#define MAX_TABLES    64
 
-static UChar* slab_next;
-static SizeT  slab_left;
-
-/* Ranges to advise once the tables are large (cp_hugemem.h). */
 typedef struct {
-   void* start;
-   SizeT bytes;
-   void* block;     /* a table's block; NULL for a slab */
-} Waiting;
+   UChar* start;
+   SizeT  bytes;
+} Range;
 
-static Bool    advising;
-static SizeT   bytes_taken;
-static Waiting waiting[MAX_WAITING];
-static UInt    n_waiting;
+static Range  regions[MAX_REGIONS];  /* the reservations, to advise */
+static UInt   n_regions;
+static UChar* next;                  /* the current reservation's rest */
+static SizeT  left;
 
-static void prefer_huge_pages(void* start, SizeT bytes, void* block)
-{
-   if (advising || n_waiting == MAX_WAITING) {
-      cp_sys_prefer_huge_pages(start, bytes);
-      return;
-   }
-   waiting[n_waiting].start = start;
-   waiting[n_waiting].bytes = bytes;
-   waiting[n_waiting].block = block;
-   n_waiting++;
-}
+static Range  tables[MAX_TABLES];    /* carved tables not yet freed */
+static UInt   n_tables;
 
-static void took(SizeT bytes)
-{
-   UInt i;
-   bytes_taken += bytes;
-   if (advising || bytes_taken < ADVISE_AFTER_BYTES) return;
-   advising = True;
-   for (i = 0; i < n_waiting; i++)
-      cp_sys_prefer_huge_pages(waiting[i].start, waiting[i].bytes);
-   n_waiting = 0;
-}
+static Bool   advising;
+static SizeT  bytes_taken;
 
 static UWord align_up(UWord a, UWord to)
 {
    return (a + to - 1) & ~(to - 1);
 }
 
-/* The unaligned head of the block is never touched past its malloc
- * header, so it costs address space, not memory. */
-static void* aligned_block(const HChar* cost_centre, SizeT bytes, UWord to,
-                           void** block)
+static Bool inside(const Range* r, const void* p)
 {
-   *block = VG_(malloc)(cost_centre, bytes + to);
-   return (void*)align_up((UWord)*block, to);
+   return (const UChar*)p >= r->start && (const UChar*)p < r->start + r->bytes;
 }
 
 /* A fresh mapping of Valgrind's own, or NULL. */
@@ -76,56 +62,88 @@ static UChar* map_fresh(SizeT bytes)
 #endif
 }
 
-/* A fresh mapping is zero and resident only where touched, so carving
- * touches nothing; its unaligned head is never touched at all.  Where
- * none is to be had, Valgrind's allocator says so, or gives memory that
- * must be zeroed here. */
-static void new_slab(SizeT bytes)
+static void advise(const Range* r)
 {
-   UChar* mapped = map_fresh(bytes + HUGE_PAGE);
-   if (!mapped) {
-      mapped = VG_(malloc)("cp.hugemem.slab", bytes + HUGE_PAGE);
-      VG_(memset)(mapped, 0, bytes + HUGE_PAGE);
-   }
-   slab_next = (UChar*)align_up((UWord)mapped, HUGE_PAGE);
-   slab_left = bytes;
-   prefer_huge_pages(slab_next, bytes, NULL);
+   cp_sys_prefer_huge_pages(r->start, r->bytes);
 }
 
-void* cp_hugemem_carve(SizeT bytes)
+/* Past ADVISE_AFTER_BYTES the run is no longer starting up: from then on
+ * the reservations are advised, the ones made before at once. */
+static void took(SizeT bytes)
 {
-   void* p;
-   bytes = align_up(bytes, 8);
-   if (bytes > slab_left) {
-      /* The old slab's tail stays unused: its huge page may be resident
-       * whole, so give its pages back. */
-      if (slab_left) cp_sys_release_pages(slab_next, slab_left);
-      new_slab(bytes > SLAB_BYTES ? align_up(bytes, HUGE_PAGE) : SLAB_BYTES);
+   UInt i;
+   bytes_taken += bytes;
+   if (advising || bytes_taken < ADVISE_AFTER_BYTES) return;
+   advising = True;
+   for (i = 0; i < n_regions; i++) advise(&regions[i]);
+}
+
+/* A fresh mapping is zero and resident only where touched, so carving
+ * touches nothing.  Where no mapping is to be had, Valgrind's allocator
+ * gives memory that must be zeroed here. */
+static void new_region(SizeT at_least)
+{
+   SizeT want = at_least > RESERVE_BYTES ? at_least : RESERVE_BYTES;
+   UChar* mapped = NULL;
+   Range r;
+   while (!(mapped = map_fresh(want)) && want / 2 >= at_least
+          && want / 2 >= MIN_RESERVE)
+      want /= 2;
+   if (!mapped) {
+      want = at_least;
+      mapped = VG_(malloc)("cp.hugemem.region", want);
+      VG_(memset)(mapped, 0, want);
    }
-   p = slab_next;
-   slab_next += bytes;
-   slab_left -= bytes;
+   /* The rest of the old one stays unused: its huge page may be resident
+    * whole, so give its pages back. */
+   if (left) cp_sys_release_pages(next, left);
+   next = mapped;
+   left = want;
+   r.start = mapped;
+   r.bytes = want;
+   if (advising) advise(&r);
+   if (n_regions < MAX_REGIONS) regions[n_regions++] = r;
+}
+
+static void* carve(SizeT bytes, UWord align)
+{
+   UWord skip = align_up((UWord)next, align) - (UWord)next;
+   void* p;
+   if (skip + bytes > left) {
+      new_region(bytes + align);
+      skip = align_up((UWord)next, align) - (UWord)next;
+   }
+   next += skip;
+   p = next;
+   next += bytes;
+   left -= skip + bytes;
    took(bytes);
    return p;
 }
 
+void* cp_hugemem_carve(SizeT bytes)
+{
+   return carve(align_up(bytes, 8), 8);
+}
+
 void* cp_hugemem_carve_aligned(SizeT bytes)
 {
-   UWord skip = align_up((UWord)slab_next, HUGE_PAGE) - (UWord)slab_next;
-   if (skip + bytes <= slab_left) {
-      slab_next += skip;
-      slab_left -= skip;
-   }
-   /* else the next slab starts on a huge page */
-   return cp_hugemem_carve(bytes);
+   return carve(align_up(bytes, 8), HUGE_PAGE);
 }
 
 void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block)
 {
-   Bool huge = bytes >= HUGE_PAGE;
-   void* table = aligned_block(cost_centre, bytes,
-                               huge ? HUGE_PAGE : CACHE_LINE, block);
-   if (huge) prefer_huge_pages(table, bytes, *block);
+   void* table;
+   if (bytes >= HUGE_PAGE && n_tables < MAX_TABLES) {
+      table = cp_hugemem_carve_aligned(bytes);
+      tables[n_tables].start = table;
+      tables[n_tables].bytes = bytes;
+      n_tables++;
+      *block = table;
+      return table;
+   }
+   *block = VG_(malloc)(cost_centre, bytes + CACHE_LINE);
+   table = (void*)align_up((UWord)*block, CACHE_LINE);
    VG_(memset)(table, 0, bytes);
    took(bytes);
    return table;
@@ -134,10 +152,12 @@ void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block)
 void cp_hugemem_table_free(void* block)
 {
    UInt i;
-   for (i = 0; i < n_waiting; i++) {
-      if (waiting[i].block != block) continue;
-      waiting[i] = waiting[--n_waiting];
-      break;
+   if (!block) return;
+   for (i = 0; i < n_tables; i++) {
+      if (!inside(&tables[i], block)) continue;
+      cp_sys_release_pages(tables[i].start, tables[i].bytes);
+      tables[i] = tables[--n_tables];
+      return;
    }
    VG_(free)(block);
 }

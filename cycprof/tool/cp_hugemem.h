@@ -21,8 +21,9 @@
 
 #include "pub_tool_basics.h"
 
-/* bytes of zeroed memory that is never given back: carved from slabs
- * aligned to 2 MiB and advised to use huge pages. */
+/* bytes of zeroed memory that is never given back: carved from one
+ * reservation of address space (cp_hugemem.c), advised to use huge pages
+ * once the tables are past start-up. */
 void* cp_hugemem_carve(SizeT bytes);
 
 /* The same, starting on a huge page: for a table that lives as long as

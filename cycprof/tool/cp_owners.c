@@ -25,8 +25,8 @@ static UInt new_owner(Addr fn)
 
 void cp_owners_init(void)
 {
-   cp_addrmap_init(&id_of_fn, 4096);
-   cp_addrmap_init(&owner_at, 4096);
+   cp_addrmap_init(&id_of_fn, 256);
+   cp_addrmap_init(&owner_at, 256);
    new_owner(0);   /* id 1: code run before a thread's first frame */
 }
 
