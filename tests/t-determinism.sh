@@ -207,9 +207,10 @@ register det-named-sources t_det_named_sources
 
 # The program sees as many lines in /proc/self/maps as under --tool=none:
 # glibc's pthread_getattr_np parses that file, and every Rust program calls
-# it at start-up.
+# it at start-up (mapslines does the same, then counts the lines).
 t_det_maps_lines() {
     need_tool
+    need_prog mapslines
     vg --tool=none --log-file="$PWD/none.log" /bin/cat /proc/self/maps >none.maps 2>none.err </dev/null ||
         fail "--tool=none run failed"
     cycprof "$PWD/m.out" "$PWD/m.log" --pprof=no -- /bin/cat /proc/self/maps >tool.maps 2>tool.err </dev/null ||
@@ -217,7 +218,14 @@ t_det_maps_lines() {
     local want got
     want=$(wc -l <none.maps)
     got=$(wc -l <tool.maps)
-    echo "/proc/self/maps lines: --tool=none $want, cycprof $got"
-    [ "$got" = "$want" ] || note "cycprof adds $((got - want)) lines to the program's /proc/self/maps (--tool=none: $want)"
+    echo "/proc/self/maps lines of cat: --tool=none $want, cycprof $got"
+    [ "$got" = "$want" ] || note "cycprof adds $((got - want)) lines to cat's /proc/self/maps (--tool=none: $want)"
+    vg --tool=none --log-file="$PWD/none2.log" "$BIN/mapslines" >none.count 2>none2.err </dev/null ||
+        fail "--tool=none run of mapslines failed"
+    cycprof "$PWD/m2.out" "$PWD/m2.log" --pprof=no -- "$BIN/mapslines" >tool.count 2>tool2.err </dev/null ||
+        fail "tool run of mapslines failed"
+    echo "/proc/self/maps lines after pthread_getattr_np: --tool=none $(cat none.count), cycprof $(cat tool.count)"
+    [ "$(cat tool.count)" = "$(cat none.count)" ] ||
+        note "after pthread_getattr_np, cycprof shows $(cat tool.count) lines, --tool=none $(cat none.count)"
 }
 register det-maps-lines t_det_maps_lines
