@@ -198,12 +198,11 @@ static void print_matched_by(const dm_rules_t *ru)
         for (size_t i = 0; i < n[k]; i++, any = 1)
             printf("%s%s %s\n", any ? "                  " : lead, what[k],
                    subs[k][i].expr);
-    if (ru->have_root) {
+    for (size_t k = 0; k < ru->nroots; k++, any = 1) {
+        const source_root_t *r = &ru->roots[k];
         printf("%scommon source root %s -> %s (%zu file%s)\n",
-               any ? "                  " : lead, root_name(ru->root.base),
-               root_name(ru->root.new), ru->root.files,
-               ru->root.files == 1 ? "" : "s");
-        any = 1;
+               any ? "                  " : lead, root_name(r->base),
+               root_name(r->new), r->files, r->files == 1 ? "" : "s");
     }
     if (!any)
         printf("%snames as recorded\n", lead);
@@ -449,7 +448,7 @@ out:
         cg_free(&p[k]);
         region_table_free(&regions[k]);
     }
-    sr_free(&rules.root);
+    sr_free(rules.roots, rules.nroots);
     free_mods(&o);
     return rc;
 }

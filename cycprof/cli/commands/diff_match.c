@@ -131,7 +131,7 @@ static keyed_t *keys_of(const rank_t *r, rank_by_t by, const dm_rules_t *ru,
         if (s->file[i]) {
             file = s->file[i];
             if (other && !sr_has(other->files, other->nfiles, file) &&
-                (moved = sr_rewrite(&ru->root, file)))
+                (moved = sr_rewrite(ru->roots, ru->nroots, file)))
                 file = moved;
         }
         if (by == BY_FUNCTION && unnamed_address(row, &k[i].addr)) {
@@ -222,10 +222,11 @@ size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
     side_names_t sn[2];
     side_names(base, by, ru, &sn[0]);
     side_names(new, by, ru, &sn[1]);
-    ru->have_root = !ru->no_root &&
-                    sr_find(sn[0].files, sn[0].nfiles, sn[1].files,
-                            sn[1].nfiles, &ru->root);
-    keyed_t *a = keys_of(base, by, ru, &sn[0], ru->have_root ? &sn[1] : NULL);
+    ru->roots = NULL;
+    ru->nroots = ru->no_root ? 0
+                             : sr_find(sn[0].files, sn[0].nfiles, sn[1].files,
+                                       sn[1].nfiles, &ru->roots);
+    keyed_t *a = keys_of(base, by, ru, &sn[0], ru->nroots ? &sn[1] : NULL);
     keyed_t *b = keys_of(new, by, ru, &sn[1], NULL);
     change_t *ch = cu_calloc(base->n + new->n + 1, sizeof *ch);
     size_t n = 0, i = 0, j = 0;

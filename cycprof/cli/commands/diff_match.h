@@ -36,9 +36,9 @@ typedef struct dm_rules {
     const name_subst_t *mod_func;   /* --mod-funcname, in order */
     size_t nmod_func;
     int no_root;                    /* --common-root=no */
-    /* Found by dm_changes: */
-    int have_root;
-    source_root_t root;
+    /* Found by dm_changes: the common source roots, most files first */
+    source_root_t *roots;
+    size_t nroots;
 } dm_rules_t;
 
 /* The changed rows (base != new) of two rank tables built with the same

@@ -64,10 +64,33 @@ static int cmp_cand(const void *a, const void *b)
     return cmp_roots(a, b);
 }
 
-int sr_find(char *const *base, size_t nb, char *const *new, size_t nn,
-            source_root_t *out)
+typedef struct group {
+    const cand_t *c;    /* its first candidate */
+    size_t votes;
+} group_t;
+
+/* Most votes first, then the shorter roots, then by name. */
+static int cmp_group(const void *a, const void *b)
 {
-    memset(out, 0, sizeof *out);
+    const group_t *x = a, *y = b;
+    if (x->votes != y->votes)
+        return x->votes > y->votes ? -1 : 1;
+    size_t lx = x->c->pb + x->c->pn, ly = y->c->pb + y->c->pn;
+    if (lx != ly)
+        return lx < ly ? -1 : 1;
+    return cmp_roots(x->c, y->c);
+}
+
+/* Is one of A[0..la) and B[0..lb) a prefix of the other? */
+static int nested(const char *a, size_t la, const char *b, size_t lb)
+{
+    return strncmp(a, b, la < lb ? la : lb) == 0;
+}
+
+size_t sr_find(char *const *base, size_t nb, char *const *new, size_t nn,
+               source_root_t **out)
+{
+    *out = NULL;
     /* The files on one side only, NEW's also by base name. */
     char **bo = cu_calloc(nb + 1, sizeof *bo);
     char **no = cu_calloc(nn + 1, sizeof *no);
@@ -110,54 +133,74 @@ int sr_find(char *const *base, size_t nb, char *const *new, size_t nn,
         }
     }
 
-    int found = 0;
-    if (nc) {
-        qsort(c, nc, sizeof *c, cmp_cand);
-        size_t bi = 0, bv = 0;
-        for (size_t i = 0; i < nc;) {
-            size_t j = i + 1;
-            while (j < nc && cmp_roots(&c[i], &c[j]) == 0)
-                j++;
-            if (j - i > bv || (j - i == bv && c[i].pb + c[i].pn <
-                                                  c[bi].pb + c[bi].pn)) {
-                bv = j - i;
-                bi = i;
-            }
-            i = j;
-        }
-        out->base = cu_strndup(c[bi].b, c[bi].pb);
-        out->new = cu_strndup(c[bi].n, c[bi].pn);
-        /* Every BASE-only file the roots carry onto a NEW-only file. */
-        for (size_t i = 0; i < nbo; i++) {
-            char *r = sr_rewrite(out, bo[i]);
-            if (r && sr_has(no, nno, r))
-                out->files++;
-            free(r);
-        }
-        found = 1;
+    /* One group per pair of roots, with its votes; then the groups in
+     * order of votes (ties: shorter roots), each taken when its roots are
+     * outside those taken before. */
+    qsort(c, nc, sizeof *c, cmp_cand);
+    group_t *g = cu_calloc(nc + 1, sizeof *g);
+    size_t ng = 0;
+    for (size_t i = 0; i < nc;) {
+        size_t j = i + 1;
+        while (j < nc && cmp_roots(&c[i], &c[j]) == 0)
+            j++;
+        g[ng++] = (group_t){&c[i], j - i};
+        i = j;
     }
+    qsort(g, ng, sizeof *g, cmp_group);
+    source_root_t *r = cu_calloc(ng + 1, sizeof *r);
+    size_t nr = 0;
+    for (size_t i = 0; i < ng; i++) {
+        const cand_t *x = g[i].c;
+        int clash = 0;
+        for (size_t k = 0; k < nr && !clash; k++)
+            clash = nested(x->b, x->pb, r[k].base, strlen(r[k].base)) ||
+                    nested(x->n, x->pn, r[k].new, strlen(r[k].new));
+        if (clash)
+            continue;
+        r[nr].base = cu_strndup(x->b, x->pb);
+        r[nr].new = cu_strndup(x->n, x->pn);
+        nr++;
+    }
+    /* Every BASE-only file each pair carries onto a NEW-only file. */
+    for (size_t i = 0; i < nbo; i++)
+        for (size_t k = 0; k < nr; k++) {
+            char *m = sr_rewrite(&r[k], 1, bo[i]);
+            if (m && sr_has(no, nno, m))
+                r[k].files++;
+            free(m);
+        }
+    free(g);
     free(c);
     free(nob);
     free(no);
     free(bo);
-    return found;
+    if (!nr)
+        free(r);
+    else
+        *out = r;
+    return nr;
 }
 
-char *sr_rewrite(const source_root_t *r, const char *file)
+char *sr_rewrite(const source_root_t *r, size_t n, const char *file)
 {
-    size_t lb = strlen(r->base);
-    if (strncmp(file, r->base, lb) != 0)
-        return NULL;
-    size_t n = strlen(r->new) + strlen(file + lb) + 1;
-    char *s = cu_malloc(n);
-    strcpy(s, r->new);
-    strcat(s, file + lb);
-    return s;
+    for (size_t k = 0; k < n; k++) {
+        size_t lb = strlen(r[k].base);
+        if (strncmp(file, r[k].base, lb) != 0)
+            continue;
+        size_t len = strlen(r[k].new) + strlen(file + lb) + 1;
+        char *s = cu_malloc(len);
+        strcpy(s, r[k].new);
+        strcat(s, file + lb);
+        return s;
+    }
+    return NULL;
 }
 
-void sr_free(source_root_t *r)
+void sr_free(source_root_t *r, size_t n)
 {
-    free(r->base);
-    free(r->new);
-    r->base = r->new = NULL;
+    for (size_t k = 0; k < n; k++) {
+        free(r[k].base);
+        free(r[k].new);
+    }
+    free(r);
 }

@@ -7,9 +7,12 @@
  * longest tail of whole path components with it; the tail is the file's
  * path below the root, and what comes before it on each side is a
  * candidate pair of roots. The pair named by the most files wins (a tie:
- * the shorter roots, which cover more). So files whose names differ below
- * the root (src/x.c and lib/x.c) never match when other files name the
- * root, and no file matches one of another base name. */
+ * the shorter roots, which cover more); then the next one whose roots lie
+ * outside the roots already taken on both sides, and so on, for builds
+ * whose files come from several trees that moved (the project's checkout
+ * and, say, a toolchain's folder). So files whose names differ below a
+ * root (src/x.c and lib/x.c) never match when other files name the root,
+ * and no file matches one of another base name. */
 #ifndef CYCPROF_SOURCE_ROOT_H
 #define CYCPROF_SOURCE_ROOT_H
 
@@ -20,18 +23,18 @@ typedef struct source_root {
     size_t files;       /* BASE files that it maps onto NEW files */
 } source_root_t;
 
-/* From the sorted, distinct file names of each side. Returns 1 and fills
- * *out when a root pair maps at least one file, else 0. */
-int sr_find(char *const *base, size_t nb, char *const *new, size_t nn,
-            source_root_t *out);
+/* From the sorted, distinct file names of each side: the root pairs, most
+ * files first, in *out (malloc'ed). Returns how many (0: none). */
+size_t sr_find(char *const *base, size_t nb, char *const *new, size_t nn,
+               source_root_t **out);
 
-/* FILE (a BASE name) moved to NEW's root; NULL when FILE is not under
- * BASE's root. malloc'ed. */
-char *sr_rewrite(const source_root_t *r, const char *file);
+/* FILE (a BASE name) moved to NEW's root of the pair whose BASE root it is
+ * under; NULL when it is under none. malloc'ed. */
+char *sr_rewrite(const source_root_t *r, size_t n, const char *file);
 
 /* Is NAME one of the sorted, distinct names? */
 int sr_has(char *const *names, size_t n, const char *name);
 
-void sr_free(source_root_t *r);
+void sr_free(source_root_t *r, size_t n);
 
 #endif

@@ -48,7 +48,7 @@ static void change(json_t *j, const diff_result_t *d, const change_t *c)
 
 /* The rules that rewrote names before matching, in the order they apply:
  * {"rule":"mod-filename"|"mod-funcname","expr":...}, then
- * {"rule":"common-root","base":...,"new":...,"files":N}. */
+ * {"rule":"common-root","base":...,"new":...,"files":N} for each root. */
 static void matched_by(json_t *j, const dm_rules_t *ru)
 {
     static const char *const what[2] = {"mod-filename", "mod-funcname"};
@@ -64,16 +64,16 @@ static void matched_by(json_t *j, const dm_rules_t *ru)
             json_str(j, subs[k][i].expr);
             json_close_obj(j);
         }
-    if (ru->have_root) {
+    for (size_t k = 0; k < ru->nroots; k++) {
         json_open_obj(j);
         json_key(j, "rule");
         json_str(j, "common-root");
         json_key(j, "base");
-        json_str(j, ru->root.base);
+        json_str(j, ru->roots[k].base);
         json_key(j, "new");
-        json_str(j, ru->root.new);
+        json_str(j, ru->roots[k].new);
         json_key(j, "files");
-        json_u64(j, ru->root.files);
+        json_u64(j, ru->roots[k].files);
         json_close_obj(j);
     }
     json_close_arr(j);

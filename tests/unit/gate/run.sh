@@ -219,6 +219,19 @@ if [ "$(matched)" = "common source root /a/ -> /b/ (1 file)" ] &&
    ! grep -q 'main.c:main' d.txt
 then ok different-files-stay-apart
 else bad different-files-stay-apart "$(matched) $(sed -n '/^delta/,$p' d.txt | tr '\n' ' ')"; fi
+# Two trees that moved: the checkout and the toolchain's sources (a Rust
+# std built by another rustc). The toolchain names more files, so its roots
+# come first; both apply, and src/x.c and lib/x.c still stay apart.
+R1=/rustc/1111/library R2=/rustc/2222/library
+cgfile t1.out /a/proj/src/x.c f 500 /a/proj/main.c main 300 \
+    $R1/core/src/fmt/mod.rs fmt 70 $R1/std/src/io/mod.rs io 80 $R1/alloc/src/vec.rs vec 90
+cgfile t2.out /b/proj/lib/x.c f 500 /b/proj/main.c main 300 \
+    $R2/core/src/fmt/mod.rs fmt 70 $R2/std/src/io/mod.rs io 80 $R2/alloc/src/vec.rs vec 90
+"$CYC" diff -n 0 t1.out t2.out >d.txt 2>&1
+if [ "$(matched | tr '\n' '|')" = "common source root /rustc/1111/ -> /rustc/2222/ (3 files)|common source root /a/ -> /b/ (1 file)|" ] &&
+   grep -q ' gone .*/a/proj/src/x.c:f ' d.txt && [ "$(grep -Ec '^ *[-+][0-9,]+ +(gone|new) ' d.txt)" = 2 ]
+then ok two-moved-trees
+else bad two-moved-trees "$(matched | tr '\n' '|') $(sed -n '/^delta/,$p' d.txt | tr '\n' ' ')"; fi
 # Other base names never match, whatever the folders.
 cgfile s3.out /b/proj/src/y.c f 500 /b/proj/main.c main 300
 "$CYC" diff -n 0 s1.out s3.out >d.txt 2>&1

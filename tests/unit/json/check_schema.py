@@ -154,7 +154,7 @@ def check_diff(doc):
         if rule not in order:
             problems.append("%s.rule: %r" % (w, rule))
             continue
-        if order[rule] < last or (rule == "common-root" and last == 2):
+        if order[rule] < last:
             problems.append("%s: %s out of order" % (w, rule))
         last = order[rule]
         if rule == "common-root":
