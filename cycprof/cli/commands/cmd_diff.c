@@ -41,6 +41,18 @@ static const char *const usage =
     "                       growth) and by at least --min-change instructions\n"
     "  --min-change=N       the gate ignores changes smaller than N events\n"
     "                       (default 100; 0 or 1: every change counts)\n"
+    "  --mod-filename=EXPR  rewrite file and object names before matching:\n"
+    "                       EXPR is s/REGEX/REPLACEMENT/ with flags g (every\n"
+    "                       match) and i (ignore case); REGEX is POSIX\n"
+    "                       extended, \\1 or $1 in REPLACEMENT is a group, \\/\n"
+    "                       is a '/'; may be given more than once (in order)\n"
+    "  --mod-funcname=EXPR  the same for function names, e.g.\n"
+    "                       s/17h[0-9a-f]{16}E$/E/ drops the hash of Rust's\n"
+    "                       mangled names (--demangle=no)\n"
+    "  --common-root=auto|no  auto (default): when the two builds were made\n"
+    "                       in different folders, match files by their path\n"
+    "                       below the source root found on each side; no:\n"
+    "                       compare file names as they are (after --mod-*)\n"
     "  --format=text|json   json: one JSON document (docs/cli/json.md)\n"
     "  -h, --help           show this help\n"
     "\n"
@@ -56,6 +68,9 @@ typedef struct opts {
     int have_fail;
     uint64_t min_change;
     int json;
+    name_subst_t *mod[2];   /* --mod-filename, --mod-funcname */
+    size_t nmod[2], capmod[2];
+    int no_root;
     char *files[2];
     int nfiles;
 } opts_t;
@@ -101,6 +116,33 @@ static int parse(int argc, char **argv, opts_t *o)
                                    "a number of events", &o->min_change))) {
             if (r < 0)
                 return -1;
+        } else if ((r = cu_opt_value(argc, argv, &i, "--mod-filename", NULL,
+                                     &v)) ||
+                   (r = cu_opt_value(argc, argv, &i, "--mod-funcname", NULL,
+                                     &v))) {
+            int fn = strncmp(a, "--mod-funcname", 14) == 0;
+            const char *name = fn ? "--mod-funcname" : "--mod-filename";
+            char why[512];
+            if (r < 0) {
+                cu_err("diff", "%s needs an expression s/REGEX/REPLACEMENT/",
+                       name);
+                return -1;
+            }
+            cu_grow(&o->mod[fn], &o->capmod[fn], o->nmod[fn] + 1,
+                    sizeof *o->mod[fn]);
+            if (ns_parse(v, &o->mod[fn][o->nmod[fn]], why, sizeof why) < 0) {
+                cu_err("diff", "%s: %s", name, why);
+                return -1;
+            }
+            o->nmod[fn]++;
+        } else if ((r = cu_opt_value(argc, argv, &i, "--common-root", NULL,
+                                     &v))) {
+            if (r < 0 || (strcmp(v, "auto") != 0 && strcmp(v, "no") != 0)) {
+                cu_err("diff", "--common-root must be auto or no, got '%s'",
+                       r < 0 ? "" : v);
+                return -1;
+            }
+            o->no_root = strcmp(v, "no") == 0;
         } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
             if ((o->json = rc_parse_format("diff", r, v)) < 0)
                 return -1;
@@ -137,6 +179,35 @@ static void fmt_growth(char *buf, size_t len, uint64_t base, uint64_t new)
         snprintf(buf, len, "%+.2f%%", dm_growth(base, new));
 }
 
+/* A root for the header: "" (relative names) is said in words. */
+static const char *root_name(const char *r)
+{
+    return r[0] ? r : "(relative names)";
+}
+
+/* "Matched by:" lines: each rule that rewrote names, in the order they
+ * apply. */
+static void print_matched_by(const dm_rules_t *ru)
+{
+    const char *lead = "Matched by:       ";
+    static const char *const what[2] = {"--mod-filename", "--mod-funcname"};
+    const name_subst_t *subs[2] = {ru->mod_file, ru->mod_func};
+    size_t n[2] = {ru->nmod_file, ru->nmod_func};
+    int any = 0;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < n[k]; i++, any = 1)
+            printf("%s%s %s\n", any ? "                  " : lead, what[k],
+                   subs[k][i].expr);
+    for (size_t k = 0; k < ru->nroots; k++, any = 1) {
+        const source_root_t *r = &ru->roots[k];
+        printf("%scommon source root %s -> %s (%zu file%s)\n",
+               any ? "                  " : lead, root_name(r->base),
+               root_name(r->new), r->files, r->files == 1 ? "" : "s");
+    }
+    if (!any)
+        printf("%snames as recorded\n", lead);
+}
+
 static void print_text(const opts_t *o, const diff_result_t *d)
 {
     char b1[32], b2[32], b3[32], b4[32];
@@ -149,6 +220,7 @@ static void print_text(const opts_t *o, const diff_result_t *d)
     printf("Event:            %s\n", d->event);
     printf("Ranking:          %s cost by %s, by size of change\n",
            o->inclusive ? "inclusive" : "self", rank_by_name(o->by));
+    print_matched_by(d->rules);
     rc_rule(stdout);
     printf("\nTotal %s: %s -> %s  %s (", cg_event_long_name(d->event),
            cu_commify(tb, b1), cu_commify(tn, b2),
@@ -182,9 +254,9 @@ static void print_text(const opts_t *o, const diff_result_t *d)
                cu_commify_signed(dm_delta(c->base, c->new), b1), b4, (int)wb,
                cu_commify(c->base, b2), (int)wn, cu_commify(c->new, b3));
         rc_print_row_name(stdout, c->row);
-        /* Unnamed code matched by position: say where it was. */
-        if (c->base_row && c->new_row &&
-            strcmp(c->base_row->label, c->new_row->label) != 0)
+        /* Unnamed code matched by position, or a function renamed by
+         * --mod-funcname: say what BASE called it. */
+        if (c->renamed)
             printf(" (base: %s)", c->base_row->label);
         putchar('\n');
     }
@@ -227,13 +299,24 @@ static void print_verdict(const opts_t *o, const diff_result_t *d)
            (unsigned long long)o->min_change, kind, who, gs, more);
 }
 
+static void free_mods(opts_t *o)
+{
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < o->nmod[k]; i++)
+            ns_free(&o->mod[k][i]);
+        free(o->mod[k]);
+    }
+}
+
 int cmd_diff(int argc, char **argv)
 {
     opts_t o;
     memset(&o, 0, sizeof o);
     int rc = parse(argc, argv, &o);
-    if (rc != 0)
+    if (rc != 0) {
+        free_mods(&o);
         return rc < 0 ? 2 : 0;
+    }
 
     cg_profile_t p[2];
     rank_t r[2];
@@ -242,6 +325,13 @@ int cmd_diff(int argc, char **argv)
     region_table_t regions[2];
     region_change_t *rch = NULL;
     int ev[2];
+    dm_rules_t rules;
+    memset(&rules, 0, sizeof rules);
+    rules.mod_file = o.mod[0];
+    rules.nmod_file = o.nmod[0];
+    rules.mod_func = o.mod[1];
+    rules.nmod_func = o.nmod[1];
+    rules.no_root = o.no_root;
     cg_init(&p[0]);
     cg_init(&p[1]);
     memset(r, 0, sizeof r);
@@ -275,7 +365,8 @@ int cmd_diff(int argc, char **argv)
 
     diff_result_t d;
     memset(&d, 0, sizeof d);
-    d.nch = dm_changes(&r[0], &r[1], o.by, ev, &ch);
+    d.nch = dm_changes(&r[0], &r[1], o.by, ev, &rules, &ch);
+    d.rules = &rules;
     d.ch = ch;
     d.event = p[0].events[ev[0]];
     d.total[0] = p[0].totals[ev[0]];
@@ -357,5 +448,7 @@ out:
         cg_free(&p[k]);
         region_table_free(&regions[k]);
     }
+    sr_free(rules.roots, rules.nroots);
+    free_mods(&o);
     return rc;
 }

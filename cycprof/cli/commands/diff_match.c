@@ -12,6 +12,7 @@ typedef struct keyed {
     char *key;
     const rank_row_t *row;
     uint64_t addr;        /* unnamed functions: their address */
+    const char *ob;       /* the file name of its object, after the rules */
 } keyed_t;
 
 static const char *base_name(const char *path)
@@ -39,10 +40,71 @@ static char *join(const char *a, const char *b)
     return k;
 }
 
+/* A name rewritten by each rule in turn; malloc'ed. */
+static char *apply_all(const name_subst_t *subs, size_t n, const char *name)
+{
+    char *s = cu_strdup(name);
+    for (size_t i = 0; i < n; i++) {
+        char *t = ns_apply(&subs[i], s);
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
+/* One side's names after --mod-filename: per row its file (NULL for
+ * objects) and object, and the sorted, distinct file names. */
+typedef struct side_names {
+    char **file, **object;
+    char **files;      /* sorted, distinct; "???" left out */
+    size_t nfiles;
+} side_names_t;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void side_names(const rank_t *r, rank_by_t by, const dm_rules_t *ru,
+                       side_names_t *s)
+{
+    s->file = cu_calloc(r->n + 1, sizeof *s->file);
+    s->object = cu_calloc(r->n + 1, sizeof *s->object);
+    s->files = cu_calloc(r->n + 1, sizeof *s->files);
+    s->nfiles = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const rank_row_t *row = &r->rows[i];
+        const char *ob = by == BY_OBJECT ? row->label : row->object;
+        s->object[i] = apply_all(ru->mod_file, ru->nmod_file, ob);
+        if (by == BY_OBJECT || !row->file)
+            continue;
+        s->file[i] = apply_all(ru->mod_file, ru->nmod_file, row->file);
+        if (strcmp(s->file[i], "???") != 0 && s->file[i][0])
+            s->files[s->nfiles++] = s->file[i];
+    }
+    qsort(s->files, s->nfiles, sizeof *s->files, cmp_str);
+    size_t j = 0;
+    for (size_t i = 0; i < s->nfiles; i++)
+        if (!j || strcmp(s->files[i], s->files[j - 1]) != 0)
+            s->files[j++] = s->files[i];
+    s->nfiles = j;
+}
+
+static void side_names_free(const rank_t *r, side_names_t *s)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(s->file[i]);
+        free(s->object[i]);
+    }
+    free(s->file);
+    free(s->object);
+    free(s->files);
+}
+
 static int cmp_unnamed(const void *a, const void *b)
 {
     const keyed_t *x = a, *y = b;
-    int c = strcmp(base_name(x->row->object), base_name(y->row->object));
+    int c = strcmp(x->ob, y->ob);
     if (c)
         return c;
     return x->addr < y->addr ? -1 : x->addr > y->addr;
@@ -53,24 +115,45 @@ static int cmp_key(const void *a, const void *b)
     return strcmp(((const keyed_t *)a)->key, ((const keyed_t *)b)->key);
 }
 
-/* One key per row, sorted by key. */
-static keyed_t *keys_of(const rank_t *r, rank_by_t by)
+/* One key per row, sorted by key. S: this side's names; OTHER: NEW's
+ * names when this is BASE and a source root was found (BASE's files not
+ * named in NEW move to NEW's root), else NULL. */
+static keyed_t *keys_of(const rank_t *r, rank_by_t by, const dm_rules_t *ru,
+                        const side_names_t *s, const side_names_t *other)
 {
     keyed_t *k = cu_calloc(r->n ? r->n : 1, sizeof *k);
     size_t nun = 0;
     for (size_t i = 0; i < r->n; i++) {
         const rank_row_t *row = &r->rows[i];
+        char *file = NULL, *moved = NULL;
         k[i].row = row;
+        k[i].ob = base_name(s->object[i]);
+        if (s->file[i]) {
+            file = s->file[i];
+            if (other && !sr_has(other->files, other->nfiles, file) &&
+                (moved = sr_rewrite(ru->roots, ru->nroots, file)))
+                file = moved;
+        }
         if (by == BY_FUNCTION && unnamed_address(row, &k[i].addr)) {
             k[i].key = NULL; /* numbered below */
             nun++;
         } else if (by == BY_FUNCTION) {
-            k[i].key = cu_strdup(row->label);
+            char *fn = apply_all(ru->mod_func, ru->nmod_func, row->name);
+            k[i].key = join(file, fn);
+            free(fn);
         } else if (by == BY_OBJECT) {
-            k[i].key = cu_strdup(base_name(row->label));
+            k[i].key = cu_strdup(k[i].ob);
         } else {
-            k[i].key = join(row->label, base_name(row->object));
+            char fl[32];
+            snprintf(fl, sizeof fl, ":%u", (unsigned)row->line);
+            char *f = cu_malloc(strlen(file) + sizeof fl);
+            strcpy(f, file);
+            if (by == BY_LINE)
+                strcat(f, fl);
+            k[i].key = join(f, k[i].ob);
+            free(f);
         }
+        free(moved);
     }
     /* Unnamed functions: their rank in address order within the object.
      * Moved to the front, numbered, then everything is sorted by key. */
@@ -84,12 +167,11 @@ static keyed_t *keys_of(const rank_t *r, rank_by_t by)
     qsort(k, nun, sizeof *k, cmp_unnamed);
     size_t ordinal = 0;
     for (size_t i = 0; i < nun; i++) {
-        const char *ob = base_name(k[i].row->object);
-        if (i && strcmp(ob, base_name(k[i - 1].row->object)) != 0)
+        if (i && strcmp(k[i].ob, k[i - 1].ob) != 0)
             ordinal = 0;
         char num[48];
         snprintf(num, sizeof num, "\x02unnamed#%zu", ordinal++);
-        k[i].key = join(num, ob);
+        k[i].key = join(num, k[i].ob);
     }
     qsort(k, r->n, sizeof *k, cmp_key);
     return k;
@@ -135,9 +217,17 @@ static int cmp_change(const void *a, const void *b)
 }
 
 size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
-                  const int ev[2], change_t **out)
+                  const int ev[2], dm_rules_t *ru, change_t **out)
 {
-    keyed_t *a = keys_of(base, by), *b = keys_of(new, by);
+    side_names_t sn[2];
+    side_names(base, by, ru, &sn[0]);
+    side_names(new, by, ru, &sn[1]);
+    ru->roots = NULL;
+    ru->nroots = ru->no_root ? 0
+                             : sr_find(sn[0].files, sn[0].nfiles, sn[1].files,
+                                       sn[1].nfiles, &ru->roots);
+    keyed_t *a = keys_of(base, by, ru, &sn[0], ru->nroots ? &sn[1] : NULL);
+    keyed_t *b = keys_of(new, by, ru, &sn[1], NULL);
     change_t *ch = cu_calloc(base->n + new->n + 1, sizeof *ch);
     size_t n = 0, i = 0, j = 0;
     while (i < base->n || j < new->n) {
@@ -153,6 +243,8 @@ size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
             x.new = b[j++].row->cost[ev[1]];
         }
         x.row = x.new_row ? x.new_row : x.base_row;
+        x.renamed = x.base_row && x.new_row && x.row->name &&
+                    strcmp(x.base_row->name, x.new_row->name) != 0;
         if (x.base != x.new)
             ch[n++] = x;
     }
@@ -163,6 +255,8 @@ size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
         free(b[k].key);
     free(a);
     free(b);
+    side_names_free(base, &sn[0]);
+    side_names_free(new, &sn[1]);
     *out = ch;
     return n;
 }

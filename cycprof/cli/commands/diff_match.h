@@ -6,7 +6,12 @@
  * their object (not its directory: two build trees still match); code
  * without a symbol (named "0x<address>", which moves whenever anything
  * before it changes size) by its object and its rank among that object's
- * unnamed functions in address order. */
+ * unnamed functions in address order.
+ *
+ * Names are first rewritten by the --mod-filename (file and object names)
+ * and --mod-funcname rules, in the order given. Then, unless turned off,
+ * BASE's files move to NEW's source root when the two builds were made in
+ * different folders (source_root.h). */
 #ifndef CYCPROF_DIFF_MATCH_H
 #define CYCPROF_DIFF_MATCH_H
 
@@ -14,18 +19,34 @@
 #include <stdint.h>
 
 #include "cost_rank.h"
+#include "name_subst.h"
+#include "source_root.h"
 
 typedef struct change {
     const rank_row_t *base_row, *new_row;  /* NULL where the row is absent */
     const rank_row_t *row;                 /* new_row, else base_row */
     uint64_t base, new;
+    int renamed;        /* matched functions of different names (unnamed
+                           code by position, or by --mod-funcname) */
 } change_t;
+
+typedef struct dm_rules {
+    const name_subst_t *mod_file;   /* --mod-filename, in order */
+    size_t nmod_file;
+    const name_subst_t *mod_func;   /* --mod-funcname, in order */
+    size_t nmod_func;
+    int no_root;                    /* --common-root=no */
+    /* Found by dm_changes: the common source roots, most files first */
+    source_root_t *roots;
+    size_t nroots;
+} dm_rules_t;
 
 /* The changed rows (base != new) of two rank tables built with the same
  * --by, comparing event ev[0] of BASE with ev[1] of NEW, largest change
- * first (ties by name). Returns the number; *out is malloc'ed. */
+ * first (ties by name), matched under RULES (which records the source root
+ * it found). Returns the number; *out is malloc'ed. */
 size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
-                  const int ev[2], change_t **out);
+                  const int ev[2], dm_rules_t *rules, change_t **out);
 
 int64_t dm_delta(uint64_t base, uint64_t new);
 uint64_t dm_magnitude(uint64_t base, uint64_t new);

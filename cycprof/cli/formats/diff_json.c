@@ -38,13 +38,45 @@ static void change(json_t *j, const diff_result_t *d, const change_t *c)
 {
     json_open_obj(j);
     rj_row_name(j, c->row, d->by);
-    if (c->base_row && c->new_row &&
-        strcmp(c->base_row->label, c->new_row->label) != 0) {
+    if (c->renamed) {
         json_key(j, "base_label");
         json_str(j, c->base_row->label);
     }
     numbers(j, c->base, c->new);
     json_close_obj(j);
+}
+
+/* The rules that rewrote names before matching, in the order they apply:
+ * {"rule":"mod-filename"|"mod-funcname","expr":...}, then
+ * {"rule":"common-root","base":...,"new":...,"files":N} for each root. */
+static void matched_by(json_t *j, const dm_rules_t *ru)
+{
+    static const char *const what[2] = {"mod-filename", "mod-funcname"};
+    const name_subst_t *subs[2] = {ru->mod_file, ru->mod_func};
+    size_t n[2] = {ru->nmod_file, ru->nmod_func};
+    json_open_arr(j);
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < n[k]; i++) {
+            json_open_obj(j);
+            json_key(j, "rule");
+            json_str(j, what[k]);
+            json_key(j, "expr");
+            json_str(j, subs[k][i].expr);
+            json_close_obj(j);
+        }
+    for (size_t k = 0; k < ru->nroots; k++) {
+        json_open_obj(j);
+        json_key(j, "rule");
+        json_str(j, "common-root");
+        json_key(j, "base");
+        json_str(j, ru->roots[k].base);
+        json_key(j, "new");
+        json_str(j, ru->roots[k].new);
+        json_key(j, "files");
+        json_u64(j, ru->roots[k].files);
+        json_close_obj(j);
+    }
+    json_close_arr(j);
 }
 
 static void region(json_t *j, const region_change_t *r)
@@ -78,6 +110,8 @@ void dj_write(FILE *out, const diff_result_t *d)
     json_str(&j, rank_by_name(d->by));
     json_key(&j, "inclusive");
     json_bool(&j, d->inclusive);
+    json_key(&j, "matched_by");
+    matched_by(&j, d->rules);
     json_key(&j, "total");
     json_open_obj(&j);
     numbers(&j, d->total[0], d->total[1]);

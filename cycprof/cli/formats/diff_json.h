@@ -24,6 +24,7 @@ typedef struct diff_result {
     const region_change_t *rch;   /* named regions that changed */
     size_t nrch;
     size_t ntripped;         /* rows, regions and the total */
+    const dm_rules_t *rules; /* how rows were matched */
 } diff_result_t;
 
 void dj_write(FILE *out, const diff_result_t *d);

@@ -141,6 +141,28 @@ def check_diff(doc):
     if by not in BY:
         problems.append("$.by: %r" % by)
     need(doc, "inclusive", (bool,), "$")
+    # The matching rules, in the order they apply: --mod-filename,
+    # --mod-funcname, then the common source root.
+    order = {"mod-filename": 0, "mod-funcname": 1, "common-root": 2}
+    last = -1
+    for i, m in enumerate(need(doc, "matched_by", (list,), "$") or []):
+        w = "$.matched_by[%d]" % i
+        if not isinstance(m, dict):
+            problems.append("%s: not an object" % w)
+            continue
+        rule = need(m, "rule", (str,), w)
+        if rule not in order:
+            problems.append("%s.rule: %r" % (w, rule))
+            continue
+        if order[rule] < last:
+            problems.append("%s: %s out of order" % (w, rule))
+        last = order[rule]
+        if rule == "common-root":
+            need(m, "base", (str,), w)
+            need(m, "new", (str,), w)
+            count(m, "files", w)
+        else:
+            need(m, "expr", (str,), w)
     change(need(doc, "total", (dict,), "$") or {}, "$.total", False, by)
     rows = need(doc, "rows", (list,), "$") or []
     prev = None
