@@ -91,6 +91,13 @@ t_det_c_sources() {
         note "detsources: the callgrind header does not record the mode and seed"
     grep -qx 'desc: Deterministic: no' detsources-plain.1.out ||
         note "detsources: the callgrind header of a plain run does not say 'Deterministic: no'"
+    # cycprof diff says when its two inputs were recorded differently, and
+    # only then.
+    "$HELPER_BIN" diff detsources-det.1.out detsources-plain.1.out >mixed.diff 2>&1
+    grep -qx 'Recorded: *differently: --deterministic=yes, seed 0, epoch 1700000000 in BASE, no in NEW; .*' mixed.diff ||
+        note "cycprof diff does not say that its inputs were recorded differently: $(head -n 8 mixed.diff | tr '\n' '|')"
+    "$HELPER_BIN" diff detsources-det.1.out detsources-det.2.out >same.diff 2>&1
+    ! grep -q '^Recorded:' same.diff || note "cycprof diff says two runs of one mode were recorded differently"
 }
 register det-c-sources t_det_c_sources
 

@@ -208,6 +208,20 @@ static void print_matched_by(const dm_rules_t *ru)
         printf("%snames as recorded\n", lead);
 }
 
+/* Two runs recorded with and without --deterministic=yes (or with other
+ * seeds) may differ only because the program read other hash seeds,
+ * clocks or entropy: say so above the numbers. */
+static void print_recorded_differently(const char *const mode[2])
+{
+    const char *b = mode[0] ? mode[0] : "not recorded";
+    const char *n = mode[1] ? mode[1] : "not recorded";
+    if (strcmp(b, n) == 0)
+        return;
+    printf("Recorded:         differently: --deterministic=%s in BASE, %s "
+           "in NEW; counts may differ for that alone (docs/reproducible.md)\n",
+           b, n);
+}
+
 static void print_text(const opts_t *o, const diff_result_t *d)
 {
     char b1[32], b2[32], b3[32], b4[32];
@@ -217,6 +231,7 @@ static void print_text(const opts_t *o, const diff_result_t *d)
            d->cmds[0] ? d->cmds[0] : "unknown command");
     printf("New:              %s (%s)\n", d->files[1],
            d->cmds[1] ? d->cmds[1] : "unknown command");
+    print_recorded_differently(d->deterministic);
     printf("Event:            %s\n", d->event);
     printf("Ranking:          %s cost by %s, by size of change\n",
            o->inclusive ? "inclusive" : "self", rank_by_name(o->by));
@@ -374,6 +389,7 @@ int cmd_diff(int argc, char **argv)
     for (int k = 0; k < 2; k++) {
         d.files[k] = o.files[k];
         d.cmds[k] = p[k].cmd;
+        d.deterministic[k] = p[k].deterministic;
     }
     d.by = o.by;
     d.inclusive = o.inclusive;

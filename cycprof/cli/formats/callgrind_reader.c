@@ -93,6 +93,7 @@ void cg_free(cg_profile_t *p)
         free(p->events[i]);
     free(p->cmd);
     free(p->creator);
+    free(p->deterministic);
     for (size_t i = 0; i < p->nfiles; i++)
         free(p->files[i]);
     free(p->files);
@@ -434,9 +435,13 @@ static int header_line(parser_t *ps, const char *key, size_t klen,
     } else if (IS("creator")) {
         if (!p->creator)
             p->creator = cu_strdup(skip_ws(val));
+    } else if (IS("desc")) {
+        const char *d = skip_ws(val);
+        if (!p->deterministic && strncmp(d, "Deterministic:", 14) == 0)
+            p->deterministic = cu_strdup(skip_ws(d + 14));
     }
-    /* pid:, thread:, desc:, event: and unknown headers carry nothing we
-     * need; the format allows new header keys, so they are not errors. */
+    /* pid:, thread:, other desc:, event: and unknown headers carry nothing
+     * we need; the format allows new header keys, so they are not errors. */
     return 0;
 #undef IS
 }

@@ -24,6 +24,8 @@ typedef struct cg_profile {
     size_t nev;
     uint64_t totals[CG_MAX_EVENTS];/* sum over parts of summary/totals */
     char *cmd, *creator;           /* from the first file that has them */
+    char *deterministic;           /* cycprof's "desc: Deterministic: MODE",
+                                    * or NULL where the file does not say */
     char **files;                  /* data files read, in order */
     size_t nfiles, files_cap;
     size_t nparts;

@@ -102,6 +102,8 @@ void dj_write(FILE *out, const diff_result_t *d)
         json_str(&j, d->files[k]);
         json_key(&j, "command");
         json_str(&j, d->cmds[k]);
+        json_key(&j, "deterministic");
+        json_str(&j, d->deterministic[k]);
         json_close_obj(&j);
     }
     json_key(&j, "event");

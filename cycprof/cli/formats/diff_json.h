@@ -10,6 +10,7 @@
 
 typedef struct diff_result {
     const char *files[2], *cmds[2];
+    const char *deterministic[2];   /* each side's recorded mode, or NULL */
     const char *event;
     rank_by_t by;
     int inclusive;

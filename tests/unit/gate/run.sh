@@ -136,11 +136,17 @@ gate other-folder-green 0 fa/proj checkout-fb/proj --fail-above=1
 want="common source root $T/fa/ -> $T/checkout-fb/ (1 file)"
 [ "$(matched)" = "$want" ] && ok other-folder-names-the-root ||
     bad other-folder-names-the-root "Matched by: '$(matched)', want '$want'"
-grep -q '^No function differs' d.txt && ok other-folder-no-rows ||
-    bad other-folder-no-rows "$(sed -n '/^delta/,$p' d.txt | head -n 4 | tr '\n' ' ')"
-gate other-folder-any-change-green 0 fa/proj checkout-fb/proj --fail-above=0 --min-change=1
-gate other-folder-by-line-green 0 fa/proj checkout-fb/proj --by=line --fail-above=0 --min-change=1
-gate other-folder-by-file-green 0 fa/proj checkout-fb/proj --by=file --fail-above=0 --min-change=1
+# The two programs are built differently (an absolute and a relative
+# path), so the loader's start-up may differ by a dozen instructions
+# (strcspn, by where Valgrind's memory puts its strings: the floor's reason,
+# docs/cli/diff.md); no function of prog.c may differ, and nothing may be
+# gone or new.
+if sed -n '/^ *delta /,$p' d.txt | tail -n +2 | grep -E 'prog\.c|\[.*/proj/prog\]| gone | new '; then
+    bad other-folder-no-program-rows "$(sed -n '/^ *delta /,$p' d.txt | head -n 4 | tr '\n' ' ')"
+else ok other-folder-no-program-rows; fi
+gate other-folder-any-change-green 0 fa/proj checkout-fb/proj --fail-above=0
+gate other-folder-by-line-green 0 fa/proj checkout-fb/proj --by=line --fail-above=0
+gate other-folder-by-file-green 0 fa/proj checkout-fb/proj --by=file --fail-above=0
 gate other-folder-relative-names-green 0 fa/proj fr/proj --fail-above=1
 want="common source root $T/fa/ -> ./ (1 file)"
 [ "$(matched)" = "$want" ] && ok other-folder-relative-names-root ||

@@ -136,6 +136,7 @@ def check_diff(doc):
         s = need(doc, side, (dict,), "$") or {}
         need(s, "file", (str,), "$." + side)
         need(s, "command", (str,), "$." + side, nullable=True)
+        need(s, "deterministic", (str,), "$." + side, nullable=True)
     need(doc, "event", (str,), "$")
     by = need(doc, "by", (str,), "$")
     if by not in BY:
