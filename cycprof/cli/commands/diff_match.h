@@ -4,8 +4,8 @@
  * Rows are matched by what survives a rebuild: named functions by
  * "file:function"; files and lines by source position and the file name of
  * their object (not its directory: two build trees still match); code
- * without a symbol (named "0x<address>", which moves whenever anything
- * before it changes size) by its object and its rank among that object's
+ * without a symbol (named "<object>+0x<offset>", which moves whenever
+ * anything before it changes size) by its object and its rank among that object's
  * unnamed functions in address order. */
 #ifndef CYCPROF_DIFF_MATCH_H
 #define CYCPROF_DIFF_MATCH_H
