@@ -5,10 +5,10 @@
  * callgrind, such code is named by address: by the entry of the frame it
  * runs in when that has no symbol either, else (a thread's first code,
  * code jumped to from another object) by the lowest unnamed address of
- * its object that ran in that context; as an offset in its object, so
- * names do not change with load addresses. */
+ * its object that ran in that context; as its object's file name and
+ * its offset there ("libfoo.so.1+0x1a2b0", cp_objects.h), so names say
+ * where the code is and do not change with load addresses. */
 #include "pub_tool_basics.h"
-#include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_array.h"
 #include "cp_cg_naming.h"
@@ -45,13 +45,10 @@ Bool cp_naming_has_symbol(const Naming* n, SrcPos p)
 static UInt name_of_address(Naming* n, Addr a)
 {
    UWord* known = cp_addrmap_find(&n->unnamed_ids, a);
-   HChar name[32];
-   Int obj;
+   HChar name[CP_CODE_NAME_SIZE];
    UInt id;
    if (known) return *known;
-   obj = cp_object_index_of(a);
-   VG_(snprintf)(name, sizeof name, "0x%016lx",
-                 obj >= 0 ? a - cp_object(obj)->bias : a);
+   cp_object_code_name(a, name, sizeof name);
    id = cp_strtab_intern(n->names, name);
    cp_addrmap_put(&n->unnamed_ids, a, id);
    return id;

@@ -11,7 +11,7 @@
 typedef struct {
    StrTab* names;
    UInt    unknown;       /* id of CP_UNKNOWN_NAME */
-   AddrMap unnamed_ids;   /* address -> id of its "0x..." name */
+   AddrMap unnamed_ids;   /* address -> id of its "obj+0x..." name */
    AddrMap entry_index;   /* address -> 1 + index into entries */
    struct NamedEntry* entries;
    UInt    n_entries, entries_capacity;

@@ -368,8 +368,7 @@ UInt cp_locset_renamed(LocationSet* s, UInt base, Addr a, UInt name,
    UWord* known;
    InlineLevel levels[CP_MAX_INLINE_LEVELS];
    const Location* l;
-   HChar fn[32];
-   Int obj;
+   HChar fn[CP_CODE_NAME_SIZE];
    UInt n;
    known = cp_addrmap_find(&s->renamed, ((UWord)base << 32) | name);
    if (known) return *known;
@@ -377,9 +376,7 @@ UInt cp_locset_renamed(LocationSet* s, UInt base, Addr a, UInt name,
    if (!s->by_line && l->renamed_as == name) return base;
    n = l->n_levels;
    VG_(memcpy)(levels, l->levels, n * sizeof(InlineLevel));
-   obj = cp_object_index_of(name_addr);
-   VG_(snprintf)(fn, sizeof fn, "0x%016lx",
-                 obj >= 0 ? name_addr - cp_object(obj)->bias : name_addr);
+   cp_object_code_name(name_addr, fn, sizeof fn);
    {
       /* Keep the source file the debug info gives, if any. */
       const HChar* key = cp_strtab_get(s->functions.fn_keys, levels[n - 1].fn);

@@ -3,6 +3,7 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_objects.h"
 
@@ -67,4 +68,42 @@ Int cp_object_index_of(Addr a)
       else return mid;
    }
    return -1;
+}
+
+/* The object of a when it lies outside every object's text: the one of
+ * the file Valgrind names for a whose text is nearest to a (a file
+ * mapped twice has two). */
+static Int object_by_name(Addr a)
+{
+   const HChar* path;
+   Int best = -1;
+   Addr best_distance = 0;
+   UInt k;
+   if (!VG_(get_objname)(VG_(current_DiEpoch)(), a, &path)) return -1;
+   for (k = 0; k < n_objects; k++) {
+      Addr d;
+      if (!objects[k].path || VG_(strcmp)(objects[k].path, path) != 0)
+         continue;
+      d = a < objects[k].start ? objects[k].start - a : a - objects[k].start;
+      if (best < 0 || d < best_distance) {
+         best = (Int)k;
+         best_distance = d;
+      }
+   }
+   return best;
+}
+
+void cp_object_code_name(Addr a, HChar* buf, SizeT size)
+{
+   Int obj = cp_object_index_of(a);
+   const HChar *path, *slash;
+   if (obj < 0) obj = object_by_name(a);
+   if (obj < 0) {
+      VG_(snprintf)(buf, size, "0x%lx", a);
+      return;
+   }
+   path = objects[obj].path ? objects[obj].path : "???";
+   slash = VG_(strrchr)(path, '/');
+   VG_(snprintf)(buf, size, "%s+0x%lx", slash ? slash + 1 : path,
+                 a - objects[obj].bias);
 }

@@ -99,12 +99,18 @@ def refs_total(log):
 UNKNOWN = "<unknown>"
 
 
+def is_unnamed_code(name):
+    """A name given to code without a symbol: '0x<hex>' (callgrind, and cycprof
+    outside any object) or '<object file name>+0x<hex>' (cycprof)."""
+    return re.fullmatch(r"(?:.+\+)?0x[0-9a-fA-F]+", name) is not None
+
+
 def norm_fn(name):
     """Join key for function names across readers. Unknown functions (no symbol)
-    are printed as '???' by cachegrind and commonly as '0x...' by callgrind-format
-    writers: they all go to one bucket."""
+    are printed as '???' by cachegrind, as '0x...' by callgrind and as
+    'OBJECT+0x...' by cycprof: they all go to one bucket."""
     name = name.strip()
-    if name in ("", "???", "(unknown)") or re.fullmatch(r"0x[0-9a-fA-F]+", name) \
+    if name in ("", "???", "(unknown)") or is_unnamed_code(name) \
             or re.fullmatch(r"\?\?\?[+ ].*", name):
         return UNKNOWN
     # Valgrind's own sigreturn trampoline (arm64 has no SA_RESTORER, so the

@@ -3,6 +3,7 @@
 #include "diff_match.h"
 #include "cmdutil.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +22,22 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-/* "0x<hex>" with nothing else: a function without a symbol. */
+/* A function without a symbol: "<object file name>+0x<hex>", as the tool
+ * names it (the file name is the row's object's), or "0x<hex>" (callgrind,
+ * and code in no object). */
 static int unnamed_address(const rank_row_t *r, uint64_t *addr)
 {
     const char *n = r->name;
     char *end;
-    if (!n || n[0] != '0' || n[1] != 'x' || !n[2])
+    if (!n)
+        return 0;
+    if (r->object) {
+        const char *ob = base_name(r->object);
+        size_t len = strlen(ob);
+        if (strncmp(n, ob, len) == 0 && n[len] == '+')
+            n += len + 1;
+    }
+    if (n[0] != '0' || n[1] != 'x' || !isxdigit((unsigned char)n[2]))
         return 0;
     *addr = strtoull(n + 2, &end, 16);
     return *end == 0;

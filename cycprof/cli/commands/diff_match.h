@@ -4,9 +4,9 @@
  * Rows are matched by what survives a rebuild: named functions by
  * "file:function"; files and lines by source position and the file name of
  * their object (not its directory: two build trees still match); code
- * without a symbol (named "0x<address>", which moves whenever anything
- * before it changes size) by its object and its rank among that object's
- * unnamed functions in address order.
+ * without a symbol (named "<object>+0x<offset>", which moves whenever
+ * anything before it changes size) by its object and its rank among that
+ * object's unnamed functions in address order.
  *
  * Names are first rewritten by the --mod-filename (file and object names)
  * and --mod-funcname rules, in the order given. Then, unless turned off,
