@@ -291,40 +291,46 @@ out:
 #undef STR_OK
 }
 
-int pprof_read_mem(stack_profile_t *sp, const char *name,
-                   const unsigned char *buf, size_t len, char *err,
-                   size_t errlen)
+Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
+                                               const unsigned char *buf,
+                                               size_t len, char *err,
+                                               size_t errlen)
 {
     unsigned char *raw = NULL;
     const unsigned char *data = buf;
     size_t dlen = len;
     const char *why;
-    if (len == 0)
-        return fail(err, errlen, name, "empty file (not a pprof profile)");
+    if (len == 0) {
+        fail(err, errlen, name, "empty file (not a pprof profile)");
+        return NULL;
+    }
     if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-        if (gunzip(buf, len, &raw, &dlen, &why) < 0)
-            return fail(err, errlen, name, "%s", why);
+        if (gunzip(buf, len, &raw, &dlen, &why) < 0) {
+            fail(err, errlen, name, "%s", why);
+            return NULL;
+        }
         data = raw;
     } else if (len > pprof_max_bytes) {
-        return fail(err, errlen, name, "profile is too large");
+        fail(err, errlen, name, "profile is too large");
+        return NULL;
     }
     Perftools__Profiles__Profile *pr =
         perftools__profiles__profile__unpack(NULL, dlen, data);
     free(raw);
     if (!pr)
-        return fail(err, errlen, name, "not a valid pprof profile "
-                                       "(protobuf decoding failed)");
-    int rc = build(sp, name, pr, err, errlen);
-    perftools__profiles__profile__free_unpacked(pr, NULL);
-    return rc;
+        fail(err, errlen, name, "not a valid pprof profile (protobuf "
+                                "decoding failed)");
+    return pr;
 }
 
-int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
-                    size_t errlen)
+Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
+                                                size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(err, errlen, path, "%s", strerror(errno));
+    if (!f) {
+        fail(err, errlen, path, "%s", strerror(errno));
+        return NULL;
+    }
     unsigned char *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
@@ -336,16 +342,49 @@ int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
         if (n > pprof_max_bytes) {
             fclose(f);
             free(buf);
-            return fail(err, errlen, path, "file is too large");
+            fail(err, errlen, path, "file is too large");
+            return NULL;
         }
     }
     int bad = ferror(f);
     fclose(f);
     if (bad) {
         free(buf);
-        return fail(err, errlen, path, "read error");
+        fail(err, errlen, path, "read error");
+        return NULL;
     }
-    int rc = pprof_read_mem(sp, path, buf, n, err, errlen);
+    Perftools__Profiles__Profile *pr = pprof_unpack_mem(path, buf, n, err,
+                                                        errlen);
     free(buf);
+    return pr;
+}
+
+void pprof_free_unpacked(Perftools__Profiles__Profile *pr)
+{
+    if (pr)
+        perftools__profiles__profile__free_unpacked(pr, NULL);
+}
+
+int pprof_read_mem(stack_profile_t *sp, const char *name,
+                   const unsigned char *buf, size_t len, char *err,
+                   size_t errlen)
+{
+    Perftools__Profiles__Profile *pr = pprof_unpack_mem(name, buf, len, err,
+                                                        errlen);
+    if (!pr)
+        return -1;
+    int rc = build(sp, name, pr, err, errlen);
+    pprof_free_unpacked(pr);
+    return rc;
+}
+
+int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
+                    size_t errlen)
+{
+    Perftools__Profiles__Profile *pr = pprof_unpack_file(path, err, errlen);
+    if (!pr)
+        return -1;
+    int rc = build(sp, path, pr, err, errlen);
+    pprof_free_unpacked(pr);
     return rc;
 }
