@@ -3,6 +3,7 @@
 #include "report_common.h"
 #include "cmdutil.h"
 #include "pprof_costs.h"
+#include "pprof_reader.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
 {
     char err[CU_ERRLEN];
     for (int i = 0; i < n; i++) {
-        if (pprof_costs_is_pprof(files[i])) {
+        if (pprof_is_pprof_file(files[i])) {
             if (pprof_costs_read(p, files[i], err, sizeof err) < 0) {
                 cu_err(cmd, "%s", err);
                 return -1;

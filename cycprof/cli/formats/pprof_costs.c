@@ -34,26 +34,6 @@ static int fail(char *err, size_t errlen, const char *name, const char *fmt,
     return -1;
 }
 
-int pprof_costs_is_pprof(const char *path)
-{
-    if (cu_ends_with(path, ".pb.gz") || cu_ends_with(path, ".pb"))
-        return 1;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    unsigned char b[16];
-    size_t n = fread(b, 1, sizeof b, f);
-    fclose(f);
-    if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
-        return 1;
-    /* profile.proto starts with a field key and a length: control bytes
-     * that no line of a callgrind file holds. */
-    for (size_t i = 0; i < n; i++)
-        if (b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r')
-            return 1;
-    return 0;
-}
-
 /* ids (64-bit, non-zero, distinct) -> index in the message's array. */
 static int index_ids(tuplemap_t *m, const uint64_t *ids, size_t n)
 {

@@ -25,12 +25,6 @@
 
 #include "callgrind_reader.h"
 
-/* Is path a pprof profile rather than a callgrind-format file? By name
- * (.pb, .pb.gz) or by content: gzip data, or binary bytes at the start
- * (a callgrind file is text). An unreadable file is "no" (the callgrind
- * reader then says why). */
-int pprof_costs_is_pprof(const char *path);
-
 /* Add the profile in path to p (merged by name with what p holds). Returns
  * 0, or -1 with "PATH: what went wrong" in err. */
 int pprof_costs_read(cg_profile_t *p, const char *path, char *err,

@@ -56,6 +56,9 @@ python3 "$HERE/mkrisc0.py" guest.pb guest <"$HERE/guest.txt" &&
 try risc0-guest-vs-go-tool-pprof pprof "$CYC" "$T/guest.pb"
 try risc0-merged-vs-go-tool-pprof pprof "$CYC" "$T/guest.pb" "$T/more.pb"
 try risc0-by-content pprof "$CYC" "$T/guest.prof"
+# The stack commands take it by content too (RISC Zero's name has no .pb).
+if "$CYC" report --by=stack -n 1 guest.prof >st.txt 2>&1 && grep -q '^1,800,000 (64.6%)  fibonacci_1$' st.txt
+then ok risc0-stacks-by-content; else bad risc0-stacks-by-content "$(head -c 300 st.txt)"; fi
 # The whole guest is one mapping: --by=object has one row, the total.
 if "$CYC" report --by=object --format=json guest.pb >o.json &&
     python3 -c 'import json,sys; d=json.load(open("o.json")); r=d["rows"]
