@@ -14,7 +14,9 @@ clang $flags -o "$out/fuzz_callgrind" "$here/fuzz_callgrind.c" $common \
     "$src/cli/formats/callgrind_reader.c" "$src/cli/commands/cost_rank.c"
 clang $flags -o "$out/fuzz_pprof" "$here/fuzz_pprof.c" $common \
     "$src/cli/formats/pprof_reader.c" "$src/cli/formats/stack_profile.c" \
-    "$src/cli/formats/flamegraph_svg.c" "$out/profile.pb-c.c" -lz -lprotobuf-c
+    "$src/cli/formats/flamegraph_svg.c" "$src/cli/formats/pprof_costs.c" \
+    "$src/cli/formats/callgrind_reader.c" "$src/cli/commands/cost_rank.c" \
+    "$out/profile.pb-c.c" -lz -lprotobuf-c
 clang $flags -DLR_INITIAL=4096u -o "$out/fuzz_stacks" "$here/fuzz_stacks.c" \
     "$src/cli/formats/stacks_reader.c" "$src/cli/util/line_reader.c" "$src/cli/formats/stack_merge.c" \
     "$src/cli/util/cmdutil.c"

@@ -1,5 +1,6 @@
 /* libFuzzer harness for the pprof reader (pprof_reader.c), the stack
- * merging (stack_profile.c) and the flame graph writer that consumes it.
+ * merging (stack_profile.c) and the flame graph writer that consumes it,
+ * and for the pprof input of report/diff (pprof_costs.c, cost_rank.c).
  * Any input must either load or be rejected with an error message. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -7,7 +8,9 @@
 #include <string.h>
 
 #include "cmdutil.h"
+#include "cost_rank.h"
 #include "flamegraph_svg.h"
+#include "pprof_costs.h"
 #include "pprof_reader.h"
 #include "stack_profile.h"
 
@@ -31,5 +34,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fg_write_svg(null, &sp, &o);
     }
     sp_free(&sp);
+
+    cg_profile_t p;
+    cg_init(&p);
+    err[0] = 0;
+    if (pprof_costs_read_mem(&p, "fuzz", data, size, err, sizeof err) < 0) {
+        if (!err[0])
+            __builtin_trap();
+    } else {
+        for (int by = BY_FUNCTION; by <= BY_OBJECT; by++) {
+            rank_t r;
+            rank_build(&p, (rank_by_t)by, by == BY_FUNCTION, &r);
+            rank_free(&r);
+        }
+    }
+    cg_free(&p);
     return 0;
 }

@@ -23,12 +23,14 @@
 static const char *const usage =
     "usage: cycprof diff [options] BASE NEW\n"
     "\n"
-    "Compare two profiles (cycprof.out.<pid> or callgrind.out.<pid>): the\n"
-    "change of the total and of each function, largest change first.\n"
+    "Compare two profiles (cycprof.out.<pid> or callgrind.out.<pid>, or pprof\n"
+    "profiles: cycprof's .pb.gz, Go CPU profiles, RISC Zero guest profiles):\n"
+    "the change of the total and of each function, largest change first.\n"
     "\n"
     "options:\n"
     "  -n, --top=N          show the N largest changes (default 20, 0 = all)\n"
-    "  --sort=EV            compare this event (default: the first one)\n"
+    "  --sort=EV            compare this event (default: the first one; for a\n"
+    "                       pprof profile, a sample type such as cycles)\n"
     "  --inclusive          compare inclusive costs (self + calls)\n"
     "  --by=KIND            function (default), file, line or object; files\n"
     "                       and lines are keyed by (object, file), a line\n"
@@ -353,7 +355,8 @@ int cmd_diff(int argc, char **argv)
     memset(regions, 0, sizeof regions);
     rc = 1;
     for (int k = 0; k < 2; k++) {
-        if (rc_load("diff", &p[k], &o.files[k], 1) < 0)
+        if (rc_load("diff", &p[k], &o.files[k], 1) < 0 ||
+            rc_check_by("diff", &p[k], o.by) < 0)
             goto out;
         ev[k] = o.sort ? cg_event_index(&p[k], o.sort) : 0;
         if (ev[k] < 0) {
@@ -374,7 +377,9 @@ int cmd_diff(int argc, char **argv)
                    "2^64-1", o.files[k]);
             goto out;
         }
-        if (region_table_load("diff", o.files[k], &regions[k]) < 0)
+        /* Named regions live in the callgrind file only. */
+        if (!p[k].npprof &&
+            region_table_load("diff", o.files[k], &regions[k]) < 0)
             goto out;
     }
 

@@ -18,15 +18,20 @@ static const char *const usage =
     "usage: cycprof report [options] [FILE...]\n"
     "\n"
     "Print the costliest functions (or files, lines, objects, stacks) of a\n"
-    "profile. FILE is a cycprof.out.<pid> or callgrind.out.<pid> file\n"
-    "(default: the newest cycprof.out.* in the current directory); several\n"
-    "files are merged by name.\n"
+    "profile. FILE is a cycprof.out.<pid> or callgrind.out.<pid> file, or a\n"
+    "pprof profile, gzipped or not: cycprof's .pb.gz, a Go CPU profile,\n"
+    "RISC Zero's guest profile (RISC0_PPROF_OUT). Default: the newest\n"
+    "cycprof.out.* in the current directory. Several files are merged by\n"
+    "name.\n"
     "\n"
     "options:\n"
     "  -n, --top=N          show the N costliest rows (default 20, 0 = all)\n"
-    "  --sort=EV[,EV...]    rank by these events (default: file order)\n"
+    "  --sort=EV[,EV...]    rank by these events (default: file order); in a\n"
+    "                       pprof profile the events are its sample types,\n"
+    "                       e.g. cycles, cpu, samples (pprof's default first)\n"
     "  --inclusive          rank functions by inclusive cost (self + calls),\n"
-    "                       as callgrind_annotate --inclusive=yes\n"
+    "                       as callgrind_annotate --inclusive=yes; from a\n"
+    "                       pprof profile, each function once per sample\n"
     "  --by=KIND            function (default), file, line, object, or stack:\n"
     "                       the heaviest exact call stacks, read from the\n"
     "                       pprof file FILE.pb.gz written next to FILE;\n"
@@ -175,6 +180,8 @@ static int report_functions(const opts_t *o)
     memset(&r, 0, sizeof r);
 
     if (rc_load("report", &p, o->files, o->nfiles) < 0)
+        goto out;
+    if (rc_check_by("report", &p, o->by) < 0)
         goto out;
     if (rc_sort_order("report", &p, o->sort, order, &norder) < 0) {
         rc = 2;                  /* a bad --sort is a usage error */

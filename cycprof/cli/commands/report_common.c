@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report_common.h"
 #include "cmdutil.h"
+#include "pprof_costs.h"
+#include "pprof_reader.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +12,12 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
 {
     char err[CU_ERRLEN];
     for (int i = 0; i < n; i++) {
-        /* A pprof file would fail as "unrecognized line '\x1f...'": say
-         * what it is and what to do instead. */
-        if (cu_ends_with(files[i], ".pb.gz") || cu_ends_with(files[i], ".pb")) {
-            cu_err(cmd, "%s: a pprof file has exact stacks, not callgrind "
-                   "costs: use 'cycprof report --by=stack' or give the "
-                   "cycprof.out file", files[i]);
-            return -1;
+        if (pprof_is_pprof_file(files[i])) {
+            if (pprof_costs_read(p, files[i], err, sizeof err) < 0) {
+                cu_err(cmd, "%s", err);
+                return -1;
+            }
+            continue;
         }
         if (cg_read_file(p, files[i], err, sizeof err) < 0) {
             cu_err(cmd, "%s", err);
@@ -26,6 +27,26 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
     cu_escape_strings_for_terminal(p->names.str, p->names.n);
     cu_escape_strings_for_terminal(p->events, p->nev);
     cu_escape_strings_for_terminal(&p->cmd, 1);
+    return 0;
+}
+
+int rc_check_by(const char *cmd, const cg_profile_t *p, rank_by_t by)
+{
+    static const struct {
+        rank_by_t by;
+        unsigned bit;
+        const char *what;
+    } need[] = {
+        {BY_FILE, CG_LACKS_FILE, "no source file names"},
+        {BY_LINE, CG_LACKS_LINE, "no line numbers"},
+        {BY_OBJECT, CG_LACKS_OBJECT, "no mapping file names (objects)"},
+    };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (need[i].by == by && (p->lacks & need[i].bit)) {
+            cu_err(cmd, "--by=%s: the pprof profile has %s", rank_by_name(by),
+                   need[i].what);
+            return -1;
+        }
     return 0;
 }
 

@@ -1,5 +1,5 @@
-/* Pieces shared by `report` and `diff`: loading callgrind files into one
- * profile, resolving --sort event lists, printing the metadata block. */
+/* Pieces shared by `report` and `diff`: loading callgrind files and pprof
+ * profiles into one profile, resolving --sort event lists, printing the metadata block. */
 #ifndef CYCPROF_REPORT_COMMON_H
 #define CYCPROF_REPORT_COMMON_H
 
@@ -8,9 +8,14 @@
 #include "callgrind_reader.h"
 #include "cost_rank.h"
 
-/* Read files[0..n) into p (merged by name). On failure prints one line
+/* Read files[0..n) into p (merged by name): callgrind-format files, and
+ * pprof profiles (pprof_costs.h). On failure prints one line
  * "cycprof CMD: ..." and returns -1. */
 int rc_load(const char *cmd, cg_profile_t *p, char **files, int n);
+
+/* Can rows of this kind be built? A pprof profile may lack file names,
+ * line numbers or mappings; prints one line and returns -1 if so. */
+int rc_check_by(const char *cmd, const cg_profile_t *p, rank_by_t by);
 
 /* Resolve "EV[,EV...]" (NULL: all events in file order) into order[].
  * Prints the error and returns -1 on an unknown or repeated event. */

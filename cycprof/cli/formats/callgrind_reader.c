@@ -176,7 +176,7 @@ static int lex_u64(const char **s, uint64_t *out)
 
 /* ---- record storage ---- */
 
-static size_t fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob)
+size_t cg_fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob)
 {
     int added;
     size_t i = tuplemap_get(&p->fns, fl, fn, 0, 0, &added);
@@ -203,8 +203,8 @@ static size_t fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob)
     return i;
 }
 
-static uint64_t *line_record(cg_profile_t *p, uint32_t ob, uint32_t fl,
-                             uint32_t fn, uint32_t line)
+uint64_t *cg_line_record(cg_profile_t *p, uint32_t ob, uint32_t fl,
+                          uint32_t fn, uint32_t line)
 {
     int added;
     size_t i = tuplemap_get(&p->lines, ob, fl, fn, line, &added);
@@ -508,7 +508,7 @@ static int cost_line(parser_t *ps, const char *s)
             line = pos[i];
     if (line > UINT32_MAX - 1)
         line = UINT32_MAX - 1;
-    uint64_t *lc = line_record(p, ps->ob, ps->fl, ps->fn, (uint32_t)line);
+    uint64_t *lc = cg_line_record(p, ps->ob, ps->fl, ps->fn, (uint32_t)line);
     uint64_t *fc = p->fn_self + ps->fn_idx * p->nev;
     if (add_costs(ps, ps->part_self, cost, "costs") != 0 ||
         add_costs(ps, lc, cost, "costs of a line") != 0 ||
@@ -537,13 +537,13 @@ static int spec_line(parser_t *ps, const char *key, size_t klen,
         /* fi=/fe= switch the file of the current function: like
          * callgrind_annotate, costs then go to "inlinefile:function". */
         if (!IS("fl") && ps->fn != CG_NONE)
-            ps->fn_idx = fn_record(p, ps->fl, ps->fn, ps->ob);
+            ps->fn_idx = cg_fn_record(p, ps->fl, ps->fn, ps->ob);
     } else if (IS("fn")) {
         if (resolve(ps, CTX_FN, val, &ps->fn) < 0)
             return -1;
         if (ps->fl == CG_NONE)
             ps->fl = intern(&p->names, "???");
-        ps->fn_idx = fn_record(p, ps->fl, ps->fn, ps->ob);
+        ps->fn_idx = cg_fn_record(p, ps->fl, ps->fn, ps->ob);
     } else if (IS("cob")) {
         if (resolve(ps, CTX_OB, val, &id) < 0)
             return -1;
@@ -557,7 +557,7 @@ static int spec_line(parser_t *ps, const char *key, size_t klen,
         uint32_t f = ps->cfl != CG_NONE ? ps->cfl : ps->fl;
         if (f == CG_NONE)
             f = intern(&p->names, "???");
-        ps->callee_idx = fn_record(p, f, id, CG_NONE);
+        ps->callee_idx = cg_fn_record(p, f, id, CG_NONE);
         ps->cfl = CG_NONE;
     } else if (IS("calls")) {
         uint64_t n;
@@ -613,6 +613,11 @@ static int do_line(parser_t *ps, char *s, size_t len)
     for (; n < 40 && s[n]; n++)
         snip[n] = (s[n] >= 0x20 && s[n] < 0x7f) ? s[n] : '?';
     snip[n] = 0;
+    /* Before any header, it is not a profile at all (a pprof profile,
+     * binary, never reaches this reader: report_common.c). */
+    if (!ps->have_events)
+        return fail(ps, "unrecognized line '%s': not a callgrind-format "
+                    "file or a pprof profile", snip);
     return fail(ps, "unrecognized line '%s'", snip);
 }
 

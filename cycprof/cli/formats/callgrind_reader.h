@@ -42,7 +42,16 @@ typedef struct cg_profile {
     uint8_t *fn_called;            /* received at least one calls= cost */
     uint32_t *fn_ob;               /* object of the function, or CG_NONE */
     size_t fn_cap;
+
+    /* Files that were pprof profiles (pprof_costs.h), and the kinds of
+     * rows one of them has no data for (CG_LACKS_*). */
+    size_t npprof;
+    unsigned lacks;
 } cg_profile_t;
+
+#define CG_LACKS_FILE 1u    /* no function has a source file name */
+#define CG_LACKS_LINE 2u    /* no line number */
+#define CG_LACKS_OBJECT 4u  /* no mapping has a file name */
 
 void cg_init(cg_profile_t *p);
 void cg_free(cg_profile_t *p);
@@ -52,6 +61,13 @@ void cg_free(cg_profile_t *p);
 int cg_read_file(cg_profile_t *p, const char *path, char *err, size_t errlen);
 int cg_read_stream(cg_profile_t *p, const char *name, FILE *f, char *err,
                    size_t errlen);
+
+/* The record of function (fl, fn), made on first use with object ob
+ * (CG_NONE: unknown yet), and the self-cost record of (ob, fl, fn, line);
+ * both sized by p->nev, which must be set. For readers of other formats. */
+size_t cg_fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob);
+uint64_t *cg_line_record(cg_profile_t *p, uint32_t ob, uint32_t fl,
+                         uint32_t fn, uint32_t line);
 
 /* Index of an event by name, or -1. */
 int cg_event_index(const cg_profile_t *p, const char *name);

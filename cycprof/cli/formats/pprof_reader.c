@@ -291,40 +291,66 @@ out:
 #undef STR_OK
 }
 
-int pprof_read_mem(stack_profile_t *sp, const char *name,
-                   const unsigned char *buf, size_t len, char *err,
-                   size_t errlen)
+int pprof_is_pprof_file(const char *path)
+{
+    if (cu_ends_with(path, ".pb.gz") || cu_ends_with(path, ".pb"))
+        return 1;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    unsigned char b[16];
+    size_t n = fread(b, 1, sizeof b, f);
+    fclose(f);
+    if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+        return 1;
+    /* profile.proto starts with a field key and a length: control bytes
+     * that no line of a callgrind file holds. */
+    for (size_t i = 0; i < n; i++)
+        if (b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r')
+            return 1;
+    return 0;
+}
+
+Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
+                                               const unsigned char *buf,
+                                               size_t len, char *err,
+                                               size_t errlen)
 {
     unsigned char *raw = NULL;
     const unsigned char *data = buf;
     size_t dlen = len;
     const char *why;
-    if (len == 0)
-        return fail(err, errlen, name, "empty file (not a pprof profile)");
+    if (len == 0) {
+        fail(err, errlen, name, "empty file (not a pprof profile)");
+        return NULL;
+    }
     if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-        if (gunzip(buf, len, &raw, &dlen, &why) < 0)
-            return fail(err, errlen, name, "%s", why);
+        if (gunzip(buf, len, &raw, &dlen, &why) < 0) {
+            fail(err, errlen, name, "%s", why);
+            return NULL;
+        }
         data = raw;
     } else if (len > pprof_max_bytes) {
-        return fail(err, errlen, name, "profile is too large");
+        fail(err, errlen, name, "profile is too large");
+        return NULL;
     }
     Perftools__Profiles__Profile *pr =
         perftools__profiles__profile__unpack(NULL, dlen, data);
     free(raw);
     if (!pr)
-        return fail(err, errlen, name, "not a valid pprof profile "
-                                       "(protobuf decoding failed)");
-    int rc = build(sp, name, pr, err, errlen);
-    perftools__profiles__profile__free_unpacked(pr, NULL);
-    return rc;
+        fail(err, errlen, name, "not a valid pprof profile (protobuf "
+                                "decoding failed)");
+    return pr;
 }
 
-int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
-                    size_t errlen)
+Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
+                                                size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(err, errlen, path, "%s", strerror(errno));
+    if (!f) {
+        fail(err, errlen, path, "%s", strerror(errno));
+        return NULL;
+    }
     unsigned char *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
@@ -336,16 +362,49 @@ int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
         if (n > pprof_max_bytes) {
             fclose(f);
             free(buf);
-            return fail(err, errlen, path, "file is too large");
+            fail(err, errlen, path, "file is too large");
+            return NULL;
         }
     }
     int bad = ferror(f);
     fclose(f);
     if (bad) {
         free(buf);
-        return fail(err, errlen, path, "read error");
+        fail(err, errlen, path, "read error");
+        return NULL;
     }
-    int rc = pprof_read_mem(sp, path, buf, n, err, errlen);
+    Perftools__Profiles__Profile *pr = pprof_unpack_mem(path, buf, n, err,
+                                                        errlen);
     free(buf);
+    return pr;
+}
+
+void pprof_free_unpacked(Perftools__Profiles__Profile *pr)
+{
+    if (pr)
+        perftools__profiles__profile__free_unpacked(pr, NULL);
+}
+
+int pprof_read_mem(stack_profile_t *sp, const char *name,
+                   const unsigned char *buf, size_t len, char *err,
+                   size_t errlen)
+{
+    Perftools__Profiles__Profile *pr = pprof_unpack_mem(name, buf, len, err,
+                                                        errlen);
+    if (!pr)
+        return -1;
+    int rc = build(sp, name, pr, err, errlen);
+    pprof_free_unpacked(pr);
+    return rc;
+}
+
+int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
+                    size_t errlen)
+{
+    Perftools__Profiles__Profile *pr = pprof_unpack_file(path, err, errlen);
+    if (!pr)
+        return -1;
+    int rc = build(sp, path, pr, err, errlen);
+    pprof_free_unpacked(pr);
     return rc;
 }

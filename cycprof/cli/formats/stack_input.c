@@ -32,7 +32,7 @@ int si_load(const char *cmd, const char *file, stack_profile_t *sp)
         cu_err(cmd, "%s: is a directory, not a profile", file);
         goto out;
     }
-    if (cu_ends_with(file, ".pb.gz") || cu_ends_with(file, ".pb")) {
+    if (pprof_is_pprof_file(file)) {
         pf = cu_strdup(file);
     } else {
         size_t n = strlen(file) + 7;

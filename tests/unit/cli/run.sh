@@ -241,7 +241,7 @@ expect_err err-bad-top '^cycprof report: --top needs a number' report -n abc "$T
 expect_err err-stack-needs-pprof '^cycprof report: .*cg\.out: exact stacks need the pprof file' report --by=stack "$T/cg.out"
 expect_err err-diff-one-file '^cycprof diff: need two files' diff "$T/cg.out"
 expect_err err-diff-unknown-event "^cycprof diff: .*unknown event 'Xx'" diff --sort=Xx "$T/cg.out" "$T/cg.out"
-expect_err err-report-given-pprof "^cycprof report: inline\.pb\.gz: a pprof file has exact stacks" report inline.pb.gz
+# report and diff on pprof profiles: tests/unit/pprofin.
 expect_err err-folded-garbage '^cycprof folded: garbage\.pb\.gz: not a valid pprof' folded garbage.pb.gz
 expect_err err-folded-truncated '^cycprof folded: trunc\.pb\.gz: truncated gzip' folded trunc.pb.gz
 expect_err err-folded-no-pprof '^cycprof folded: .*cg\.out: exact stacks need' folded "$T/cg.out"
