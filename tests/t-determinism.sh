@@ -117,6 +117,13 @@ C.true("cycprof deterministic: yes, seed 7, epoch 1700000000" in out,
        "go tool pprof -comments does not show the mode: %r" % out[:300])
 C.done()
 PY
+    # cycprof diff reads the mode from pprof profiles too.
+    local p
+    p=$(shared_profile -- "$BIN/recurse" 3)
+    check_run "$p" both
+    "$HELPER_BIN" diff "$b.pb.gz" "$p.pb.gz" >mixed.diff 2>&1
+    grep -qx 'Recorded: *differently: --deterministic=yes, seed 7, epoch 1700000000 in BASE, no in NEW; .*' mixed.diff ||
+        note "cycprof diff of two pprof profiles does not say they were recorded differently: $(head -n 8 mixed.diff | tr '\n' '|')"
 }
 register det-pprof-comment t_det_pprof_comment
 

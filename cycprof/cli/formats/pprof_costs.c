@@ -391,10 +391,19 @@ static int read_message(cg_profile_t *p, const char *name,
     int rc = read_types(&r);
     if (!rc)
         rc = read_tables(&r);
-    /* cycprof puts the profiled command in the first comment. */
-    if (!rc && pr->n_comment && pr->comment[0] > 0 &&
-        (uint64_t)pr->comment[0] < pr->n_string_table && !p->cmd)
-        p->cmd = cu_strdup(pr->string_table[pr->comment[0]]);
+    /* cycprof puts the profiled command in the first comment, and its
+     * --deterministic mode in a later one. */
+    static const char mode_prefix[] = "cycprof deterministic: ";
+    for (size_t c = 0; !rc && c < pr->n_comment; c++) {
+        if (pr->comment[c] <= 0 || (uint64_t)pr->comment[c] >= pr->n_string_table)
+            continue;
+        const char *text = pr->string_table[pr->comment[c]];
+        if (c == 0 && !p->cmd)
+            p->cmd = cu_strdup(text);
+        else if (!p->deterministic &&
+                 strncmp(text, mode_prefix, sizeof mode_prefix - 1) == 0)
+            p->deterministic = cu_strdup(text + sizeof mode_prefix - 1);
+    }
     for (size_t si = 0; !rc && si < pr->n_sample; si++)
         rc = read_sample(&r, si);
     if (!rc)
