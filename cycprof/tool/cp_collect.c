@@ -26,7 +26,6 @@
 #include "cp_costs.h"
 #include "cp_functions.h"
 #include "cp_regions.h"
-#include "cp_sp1.h"
 
 Bool   cp_instr_on = True;
 UChar  cp_collect_base = 1;
@@ -64,7 +63,6 @@ Bool cp_collect_option(const HChar* arg)
          toggle_patterns = VG_(newXA)(VG_(malloc), "cp.collect.pat",
                                       VG_(free), sizeof(HChar*));
       VG_(addToXA)(toggle_patterns, &pattern);
-   } else if VG_BOOL_CLO(arg, "--sp1-markers", cp_sp1_markers) {
    } else {
       return False;
    }

@@ -38,6 +38,14 @@ static Bool read_inline_info_given(void)
    return False;
 }
 
+/* Each module parses its own options: the general ones (cp_options.h),
+ * what is collected when (cp_collect.h), SP1's markers (cp_sp1.h). */
+static Bool process_option(const HChar* arg)
+{
+   return cp_process_option(arg) || cp_collect_option(arg)
+          || cp_sp1_option(arg);
+}
+
 /* A forked child writes its own files, named with its own pid. */
 static void cp_atfork_child(ThreadId tid)
 {
@@ -96,7 +104,7 @@ static void cp_pre_clo_init(void)
    VG_(clo_show_below_main) = True;
 
    VG_(basic_tool_funcs)(cp_post_clo_init, cp_instrument, cp_fini);
-   VG_(needs_command_line_options)(cp_process_option, cp_print_usage,
+   VG_(needs_command_line_options)(process_option, cp_print_usage,
                                    cp_print_debug_usage);
    VG_(needs_client_requests)(cp_handle_client_request);
    VG_(needs_syscall_wrapper)(cp_sp1_pre_syscall, cp_sp1_post_syscall);

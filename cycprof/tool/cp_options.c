@@ -3,7 +3,6 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_options.h"
 #include "pub_tool_libcprint.h"
-#include "cp_collect.h"
 #include "cp_options.h"
 
 CpOptions cp_opts = {
@@ -51,7 +50,6 @@ Bool cp_process_option(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--dump-instr", cp_opts.dump_instr) {}
    else if VG_BOOL_CLO(arg, "--keep-stacks", cp_opts.keep_stacks) {}
    else if VG_BINT_CLO(arg, "--top", cp_opts.top, 0, 100000) {}
-   else if (cp_collect_option(arg)) {}
    else return False;
    return True;
 }

@@ -11,6 +11,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_options.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "cp_regions.h"
@@ -19,6 +20,12 @@
 #define MAX_LINE 512
 
 Bool cp_sp1_markers = True;
+
+Bool cp_sp1_option(const HChar* arg)
+{
+   if VG_BOOL_CLO(arg, "--sp1-markers", cp_sp1_markers) return True;
+   return False;
+}
 
 static HChar line[MAX_LINE + 1];
 static UInt  line_len;
