@@ -25,7 +25,6 @@
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_functions.h"
-#include "cp_regions.h"
 
 Bool   cp_instr_on = True;
 UChar  cp_collect_base = 1;
@@ -85,9 +84,9 @@ static Bool toggles_collection(Addr fn)
 void cp_collect_new_context(Context* c)
 {
    const Context* parent = cp_context_parent(c);
+   /* A root's region set is its maker's to set (cp_regions.c). */
    if (!parent) {
       c->toggled = 0;
-      cp_context_set_region(c, cp_regions_root_set());
    } else {
       c->toggled = parent->toggled
                    ^ (c->kind == CtxCall

@@ -38,7 +38,6 @@ static XArray*  regions;      /* Region */
 static XArray*  sets;         /* RegionSet; set s is at index s - 1 */
 static XArray** open_stacks;  /* [VG_N_THREADS] of OpenRegion */
 static AddrMap  roots;        /* (serial << 32 | set) -> root Context* */
-static UInt     pending_root_set;
 static UInt     warnings;
 
 static void init(void)
@@ -115,17 +114,11 @@ static void enter_set(ThreadId tid, UInt set)
    if (known) {
       root = (Context*)*known;
    } else {
-      pending_root_set = set;
       root = cp_context_root(serial);
-      pending_root_set = 0;
+      cp_context_set_region(root, set);
       cp_addrmap_put(&roots, key, (UWord)root);
    }
    if (root != cp_callstack_root(tid)) cp_callstack_reroot(tid, root);
-}
-
-UInt cp_regions_root_set(void)
-{
-   return pending_root_set;
 }
 
 static ULong thread_count(ThreadId tid)

@@ -15,10 +15,6 @@ void cp_region_begin(ThreadId tid, const HChar* name);
 void cp_region_end(ThreadId tid, const HChar* name);
 void cp_regions_thread_created(ThreadId parent, ThreadId child);
 
-/* Region set of the root context being created (0 but while a region's
- * root is made). */
-UInt cp_regions_root_set(void);
-
 /* Region sets: 1..count, each a region name inside a parent set
  * (0: outside every region). */
 UInt         cp_region_set_count(void);
