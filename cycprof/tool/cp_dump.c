@@ -405,6 +405,22 @@ ULong cp_dump_files(const HChar* suffix)
    return total;
 }
 
+void cp_dump_part(const HChar* why)
+{
+   HChar suffix[16];
+   VG_(snprintf)(suffix, sizeof suffix, ".%u", cp_parts_number());
+   cp_parts_begin(why);
+   cp_parts_end(cp_dump_files(suffix));
+   cp_dump_zero();
+}
+
+void cp_dump_zero(void)
+{
+   UInt id, n = cp_context_count();
+   for (id = 1; id <= n; id++) cp_context_zero(cp_context_by_id(id));
+   cp_regions_zero_part();
+}
+
 void cp_dump_all(void)
 {
    ULong total, start_ms;

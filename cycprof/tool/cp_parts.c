@@ -1,13 +1,6 @@
-/* cycprof: numbered dumps and zeroing. */
+/* cycprof: the part being written (cp_parts.h). */
 #include "pub_tool_basics.h"
-#include "pub_tool_libcbase.h"
-#include "pub_tool_libcprint.h"
-#include "pub_tool_mallocfree.h"
-#include "cp_context.h"
-#include "cp_counters.h"
-#include "cp_dump.h"
 #include "cp_parts.h"
-#include "cp_regions.h"
 
 static UInt   part = 1;
 static ULong  dumped;
@@ -22,20 +15,14 @@ void cp_parts_final(void)
    trigger = "Program termination";
 }
 
-void cp_parts_zero(void)
+void cp_parts_begin(const HChar* why)
 {
-   UInt id, n = cp_context_count();
-   for (id = 1; id <= n; id++) cp_context_zero(cp_context_by_id(id));
-   cp_regions_zero_part();
+   trigger = why;
 }
 
-void cp_parts_dump(const HChar* why)
+void cp_parts_end(ULong total)
 {
-   HChar suffix[16];
-   VG_(snprintf)(suffix, sizeof suffix, ".%u", part);
-   trigger = why;
-   dumped += cp_dump_files(suffix);
+   dumped += total;
    trigger = "Program termination";
    part++;
-   cp_parts_zero();
 }

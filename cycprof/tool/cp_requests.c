@@ -9,7 +9,7 @@
 #include "cp_callstack.h"
 #include "cp_collect.h"
 #include "cp_context.h"
-#include "cp_parts.h"
+#include "cp_dump.h"
 #include "cp_regions.h"
 #include "cp_requests.h"
 #define CYCPROF_NUMBERS_ONLY
@@ -135,11 +135,11 @@ Bool cp_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
          client_string(args[1], reason + VG_(strlen)(reason), MAX_STRING);
       }
       cp_request_sb_recount(-1);
-      cp_parts_dump(reason);
+      cp_dump_part(reason);
       cp_request_sb_recount(+1);
       return True;
    case CG_ZERO_STATS:
-      cp_parts_zero();
+      cp_dump_zero();
       cp_request_sb_recount(+1);
       return True;
    case CG_TOGGLE_COLLECT:
