@@ -2,6 +2,7 @@
 #ifndef CP_COSTS_H
 #define CP_COSTS_H
 
+#include "cp_sbinfo.h"   /* CP_MAX_SB_INSTRS */
 #include "cp_types.h"
 
 typedef struct {
@@ -20,12 +21,6 @@ void  cp_sort_and_merge(AddrCostList* list);
 ULong cp_context_self_total(const Context* ctx);
 void  cp_addrcostlist_append(AddrCostList* list, Addr addr, ULong count);
 void  cp_addrcostlist_free(AddrCostList* list);
-/* Most instructions a superblock can hold.  VEX's frontend stops at
- * --vex-guest-max-insns (at most 100), but its loop unrolling then
- * repeats a small loop's body up to 8 times, bounded by
- * --vex-iropt-unroll-thresh (at most 400) statements, each instruction
- * mark being one; cp_post_clo_init keeps both options within this. */
-#define CP_MAX_SB_INSTRS 512
 
 /* per_instr[i]: how often instruction i of sb ran, from its exit counters. */
 void  cp_instr_counts(const SBInfo* sb, const ULong* counts,

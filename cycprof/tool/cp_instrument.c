@@ -161,7 +161,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       VG_(tool_panic)("cycprof: only 64-bit guests on the same host "
                       "(amd64, arm64)");
    if (!cp_instr_on) return in;
-   sb = cp_sbinfo_describe(in);
+   sb = cp_sbinfo_describe(in, cp_context_owner(cp_cur_ctx));
    if (!sb) return in;
 
    out = deepCopyIRSBExceptStmts(in);

@@ -5,8 +5,6 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_arena.h"
 #include "cp_array.h"
-#include "cp_context.h"
-#include "cp_costs.h"
 #include "cp_functions.h"
 #include "cp_owners.h"
 #include "cp_sbinfo.h"
@@ -107,7 +105,7 @@ static SBInfo* store_shape(const Shape* s)
    return sb;
 }
 
-SBInfo* cp_sbinfo_describe(const IRSB* in)
+SBInfo* cp_sbinfo_describe(const IRSB* in, UInt frame_owner)
 {
    Shape shape;
    Addr owner_fn;
@@ -122,6 +120,6 @@ SBInfo* cp_sbinfo_describe(const IRSB* in)
     * the owner that frame counts with, which is not always its function's
     * own (cp_owner_of_frame). */
    cp_owner_take(cp_function_named(sb->addr, &owner_fn)
-                    ? cp_owner_id(owner_fn) : cp_context_owner(cp_cur_ctx), sb);
+                    ? cp_owner_id(owner_fn) : frame_owner, sb);
    return sb;
 }

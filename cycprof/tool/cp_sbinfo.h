@@ -20,9 +20,18 @@
 #include "pub_tool_tooliface.h"
 #include "cp_types.h"
 
+/* Most instructions a superblock can hold.  VEX's frontend stops at
+ * --vex-guest-max-insns (at most 100), but its loop unrolling then
+ * repeats a small loop's body up to 8 times, bounded by
+ * --vex-iropt-unroll-thresh (at most 400) statements, each instruction
+ * mark being one; cp_post_clo_init keeps both options within this. */
+#define CP_MAX_SB_INSTRS 512
+
 /* The facts of superblock `in`, kept to the end; NULL if it has no
- * instruction.  Called once per translation. */
-SBInfo* cp_sbinfo_describe(const IRSB* in);
+ * instruction.  Called once per translation.  Code without a symbol
+ * goes to frame_owner, the owner of the frame it is first run in
+ * (cp_owners.h). */
+SBInfo* cp_sbinfo_describe(const IRSB* in, UInt frame_owner);
 
 /* Every superblock ever described, by id: the exit's walks look one up
  * per cost center. */
