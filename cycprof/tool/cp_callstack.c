@@ -463,7 +463,7 @@ VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
    if (sb->is_fn_entry && sb->addr != cp_top_fn)
       enter_function_by_jump(sb, sp);
    if (!cp_collecting_in(cp_cur_ctx)) {
-      cp_collect_lend_scratch(sb);
+      cp_context_lend_scratch(sb);
    } else if (sb->owner == cp_context_owner(cp_cur_ctx)) {
       cp_context_cover(cp_cur_ctx, sb);
       cp_context_publish(cp_cur_ctx);

@@ -26,25 +26,8 @@
 #include "cp_costs.h"
 #include "cp_functions.h"
 
-Bool   cp_instr_on = True;
-UChar  cp_collect_base = 1;
-Bool   cp_running_on;
-ULong  cp_running;
-static ULong running_scratch;
-
-SBInfo* cp_request_sb;
-
 static Bool   instr_atstart = True;
 static XArray* toggle_patterns;   /* const HChar*, --toggle-collect */
-
-/* Enough for any superblock's exits (n_exits <= n_instrs + 1). */
-static ULong scratch_counters[CP_MAX_SB_INSTRS + 2];
-
-void cp_collect_lend_scratch(const SBInfo* sb)
-{
-   cp_context_lend((UWord)scratch_counters - sb->local * sizeof(ULong));
-   cp_dense.running = (UWord)&running_scratch;
-}
 
 Bool cp_collect_option(const HChar* arg)
 {

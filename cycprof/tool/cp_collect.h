@@ -6,39 +6,13 @@
 #define CP_COLLECT_H
 
 #include "pub_tool_basics.h"
+#include "cp_collect_state.h"
 #include "cp_types.h"
 
-/* Instrumentation on: superblocks are translated with counting code. */
-extern Bool  cp_instr_on;
-/* Collection on, before --toggle-collect functions on the stack flip it. */
-extern UChar cp_collect_base;
-/* Running count: when on (after the first COUNT or region request), the
- * instrumented code also adds each exit's instructions to the word at
- * cp_dense.running: cp_running while collecting, a scratch word while
- * not. */
-extern Bool   cp_running_on;
-extern ULong  cp_running;
-
-/* Owner value published while collection is off: no superblock has it,
- * so every superblock calls the block-entry helper, which lends it
- * scratch counters. */
-#define CP_OWNER_NOT_COLLECTING 0xFFFFFFFFu
-
-static inline Bool cp_collecting_in(const Context* ctx)
-{
-   return (cp_collect_base ^ ctx->toggled) != 0;
-}
-
-/* Lends scratch counters to a superblock that runs while collection is
- * off (its run counts nowhere). */
-void  cp_collect_lend_scratch(const SBInfo* sb);
-
-/* Sets what a new context inherits: toggle parity and region. */
+/* Sets what a new context inherits: toggle parity (cp_context_init's
+ * new-context step). */
 void  cp_collect_new_context(Context* c);
 Bool  cp_collect_option(const HChar* arg);
-
-/* The superblock that ended in the client request being handled. */
-extern SBInfo* cp_request_sb;
 /* Callgrind counts the superblock that ends in a request in the state
  * the request leaves (it accounts a block when the next one starts):
  * moves that block's run in or out of the counts (+1 or -1) to match. */

@@ -8,7 +8,7 @@
 #include "cp_arena.h"
 #include "cp_children.h"
 #include "cp_cold.h"
-#include "cp_collect.h"
+#include "cp_collect_state.h"
 #include "cp_context.h"
 #include "cp_hugemem.h"
 #include "cp_counters.h"
@@ -60,6 +60,7 @@ static UInt       n_trees, trees_capacity;
  * exactly (cp_owners.h), and one per function saves 4 bytes a context. */
 UInt*             cp_context_fn_owners;
 static UInt       fn_owners_capacity;
+static void     (*new_context_step)(Context* c);
 
 static void table_init(ChainTable* t, UWord n)
 {
@@ -94,8 +95,9 @@ static void grow_folds(ChainTable* t)
    *t = bigger;
 }
 
-void cp_context_init(void)
+void cp_context_init(void (*on_new)(Context* c))
 {
+   new_context_step = on_new;
    table_init(&folds, 1 << 8);
    cp_children_init();
    n_contexts = 0;
@@ -172,7 +174,7 @@ static Context* new_context(Context* parent, UInt site_id, UInt fn_id,
    c->kind = kind;
    c->tree = parent ? parent->tree : new_tree(root_tid);
    fix_owner(c->fn_id, cp_interned(&cp_context_fns, fn_id));
-   cp_collect_new_context(c);
+   new_context_step(c);
    return c;
 }
 
@@ -390,6 +392,16 @@ void cp_context_lend(UWord base)
    cp_dense.key = cp_dense_key(0, 0);
    cp_dense.base = base;
    cp_dense.running = (UWord)&cp_running;
+}
+
+/* Enough for any superblock's exits (n_exits <= n_instrs + 1). */
+static ULong scratch_counters[CP_MAX_SB_INSTRS + 2];
+static ULong running_scratch;
+
+void cp_context_lend_scratch(const SBInfo* sb)
+{
+   cp_context_lend((UWord)scratch_counters - sb->local * sizeof(ULong));
+   cp_dense.running = (UWord)&running_scratch;
 }
 
 Bool cp_context_ran_code(const Context* ctx)

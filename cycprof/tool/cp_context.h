@@ -2,12 +2,14 @@
 #ifndef CP_CONTEXT_H
 #define CP_CONTEXT_H
 
-#include "cp_collect.h"
+#include "cp_collect_state.h"
 #include "cp_intern.h"
 #include "cp_owners.h"
 #include "cp_types.h"
 
-void        cp_context_init(void);
+/* on_new sets what a new context inherits from above (cp_collect.c's
+ * toggle parity): called for each, once its key is set. */
+void        cp_context_init(void (*on_new)(Context* c));
 Context*    cp_context_root(UInt tid);
 /* The context a frame of fn enters when it leaves parent at callsite.
  * With --fold-recursion=yes a call to a function already active in the
@@ -67,7 +69,7 @@ static inline void cp_context_publish(Context* ctx)
                                ? cp_context_owner(ctx)
                                : CP_OWNER_NOT_COLLECTING, ctx->dense_len);
    /* Only translations made while the running count is on read it, and
-    * turning it on publishes again (cp_running_need). */
+    * turning it on publishes again (cp_running_need, cp_collect.h). */
    if (cp_running_on) cp_dense.running = (UWord)&cp_running;
    cp_dense.base = (UWord)ctx->dense;
    ctx->recently_used = True;
@@ -76,6 +78,9 @@ static inline void cp_context_publish(Context* ctx)
  * counters are at base + local, for this run of it only; the next
  * superblock finds no owner and calls the helper, which publishes again. */
 void        cp_context_lend(UWord base);
+/* Lends scratch counters to a superblock that runs while collection is
+ * off (its run counts nowhere). */
+void        cp_context_lend_scratch(const SBInfo* sb);
 Bool        cp_context_ran_code(const Context* ctx);
 /* Zeroes all of ctx's counts (a dump that starts a new part). */
 void        cp_context_zero(Context* ctx);

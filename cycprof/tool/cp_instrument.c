@@ -14,7 +14,7 @@
 #include "cp_arch.h"
 #include "cp_arena.h"
 #include "cp_callstack.h"
-#include "cp_collect.h"
+#include "cp_collect_state.h"
 #include "cp_context.h"
 #include "cp_functions.h"
 #include "cp_instrument.h"

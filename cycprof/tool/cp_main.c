@@ -81,7 +81,7 @@ static void cp_post_clo_init(void)
       VG_(clo_read_inline_info) = False;
    cp_functions_init();
    cp_owners_init();
-   cp_context_init();
+   cp_context_init(cp_collect_new_context);
    cp_callstack_init();
    cp_dump_init();
    VG_(atfork)(NULL, NULL, cp_atfork_child);
