@@ -5,9 +5,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_array.h"
-#include "cp_callstack.h"
 #include "cp_cold.h"
-#include "cp_context.h"
 #include "cp_options.h"
 #include "cp_owners.h"
 #include "cp_densespace.h"
@@ -22,6 +20,15 @@ static UInt      n_unpacked, unpacked_capacity;
 static ULong     kept_after_packing;
 
 static ColdStats stats;
+
+static UInt (*owner_of)(const Context* ctx);
+static void (*mark_live_contexts)(void);
+
+void cp_cold_init(UInt (*owner)(const Context* ctx), void (*mark_live)(void))
+{
+   owner_of = owner;
+   mark_live_contexts = mark_live;
+}
 
 /* The decoded copy cp_cold_view hands out, and whose it is. */
 static const UChar* view_of;
@@ -51,7 +58,7 @@ static UChar* old_copy(const Context* ctx)
 static void pack(Context* ctx)
 {
    UChar* copy;
-   cp_owner_note_len(cp_context_owner(ctx), ctx->dense_len);
+   cp_owner_note_len(owner_of(ctx), ctx->dense_len);
    copy = cp_packed_encode(ctx->dense, ctx->dense_len, old_copy(ctx));
    /* Written in place of an old copy, it may be the one decoded last. */
    if (copy == view_of) view_of = NULL;
@@ -70,7 +77,7 @@ static void pack(Context* ctx)
 static void pack_cold_contexts(Context* keep)
 {
    UInt i, kept = 0;
-   cp_callstack_mark_live_contexts();
+   mark_live_contexts();
    cp_cur_ctx->recently_used = True;
    keep->recently_used = True;
    cp_densespace_begin_sweep();

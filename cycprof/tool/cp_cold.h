@@ -11,6 +11,13 @@
 
 #include "cp_types.h"
 
+/* What packing needs from above, given once before the first context:
+ * the owner of a context's counters (cp_context_owner), and a step that
+ * marks recently_used every context a live frame is in
+ * (cp_callstack_mark_live_contexts). */
+void cp_cold_init(UInt (*owner_of)(const Context* ctx),
+                  void (*mark_live_contexts)(void));
+
 /* Grows ctx's dense counters (not packed) to len, the new ones zero;
  * may pack other contexts, never ctx: it is being worked on. */
 void cp_cold_grow(Context* ctx, UInt len);

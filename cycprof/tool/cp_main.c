@@ -9,6 +9,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
 #include "cp_callstack.h"
+#include "cp_cold.h"
 #include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_costs.h"
@@ -63,6 +64,12 @@ static void keep_within_superblock_bound(Int* value, const HChar* option)
    *value = CP_MAX_SB_INSTRS;
 }
 
+/* For cp_cold_init: cp_context_owner is inline. */
+static UInt context_owner(const Context* ctx)
+{
+   return cp_context_owner(ctx);
+}
+
 static void cp_post_clo_init(void)
 {
    /* Chasing puts code of both branch arms into one superblock, which
@@ -81,6 +88,7 @@ static void cp_post_clo_init(void)
       VG_(clo_read_inline_info) = False;
    cp_functions_init();
    cp_owners_init();
+   cp_cold_init(context_owner, cp_callstack_mark_live_contexts);
    cp_context_init(cp_collect_new_context);
    cp_callstack_init();
    cp_dump_init();
