@@ -5,7 +5,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
 #include "cp_children.h"
-#include "cp_context.h"
+#include "cp_context_store.h"
 #include "cp_hugemem.h"
 
 #define BUCKET_SLOTS 12

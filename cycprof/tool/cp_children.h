@@ -6,9 +6,9 @@
  * entry should cost few bytes.  Cache-line buckets of 12 context ids,
  * each with a byte of its key's hash, give both: 5.3 bytes an entry, and
  * the contexts of other keys are rarely read.  Keys are the interned ids
- * the context keeps (cp_intern.h), so checking one reads it alone.  A
- * direct-mapped cache of the keys found last (2 MB) answers most
- * lookups with one miss at most. */
+ * the context keeps (cp_intern.h), so checking one reads it alone (by
+ * its id, cp_context_store.h).  A direct-mapped cache of the keys found
+ * last (2 MB) answers most lookups with one miss at most. */
 #ifndef CP_CHILDREN_H
 #define CP_CHILDREN_H
 

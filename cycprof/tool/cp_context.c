@@ -10,7 +10,6 @@
 #include "cp_cold.h"
 #include "cp_collect_state.h"
 #include "cp_context.h"
-#include "cp_hugemem.h"
 #include "cp_counters.h"
 #include "cp_options.h"
 #include "cp_owners.h"
@@ -42,13 +41,6 @@ typedef struct {
 } ChainTable;
 
 static ChainTable folds;
-/* Contexts by id, in chunks of their own: id -> address is arithmetic
- * (no table of 8-byte pointers), and walks by id read memory in order. */
-#define CHUNK_SHIFT CP_CONTEXT_CHUNK_SHIFT
-#define CHUNK_CONTEXTS (1u << CHUNK_SHIFT)
-Context**         cp_context_chunks;
-static UInt       n_chunks, chunks_capacity;
-static UInt       n_contexts;
 /* A few thousand functions, call sites and roots serve millions of
  * contexts: each context names them by a 32-bit index. */
 Interner          cp_context_fns, cp_context_sites;
@@ -100,7 +92,6 @@ void cp_context_init(void (*on_new)(Context* c))
    new_context_step = on_new;
    table_init(&folds, 1 << 8);
    cp_children_init();
-   n_contexts = 0;
    cp_intern_init(&cp_context_fns);
    cp_intern_init(&cp_context_sites);
    cp_addrmap_init(&calls_above_32_bits, 16);
@@ -135,19 +126,6 @@ void cp_context_set_region(Context* root, UInt region)
    cp_context_trees[root->tree].region = region;
 }
 
-/* A zeroed context for id, which is the next one. */
-static Context* context_slot(UInt id)
-{
-   if ((id >> CHUNK_SHIFT) == n_chunks) {
-      cp_context_chunks = cp_room_for_one("cp.ctx.chunks", cp_context_chunks,
-                                          n_chunks, &chunks_capacity,
-                                          sizeof(Context*), 64);
-      cp_context_chunks[n_chunks++] =
-         cp_hugemem_carve(CHUNK_CONTEXTS * sizeof(Context));
-   }
-   return &cp_context_chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
-}
-
 static void fix_owner(UInt fn_id, Addr fn)
 {
    if (fn_id >= fn_owners_capacity) {
@@ -166,8 +144,7 @@ static void fix_owner(UInt fn_id, Addr fn)
 static Context* new_context(Context* parent, UInt site_id, UInt fn_id,
                             CtxKind kind, UInt root_tid)
 {
-   Context* c = context_slot(n_contexts + 1);
-   c->id = ++n_contexts;
+   Context* c = cp_context_store_next();
    c->parent_id = parent ? parent->id : 0;
    c->site_id = site_id;
    c->fn_id = fn_id;
@@ -475,9 +452,9 @@ void cp_context_gather(const Context* ctx, RanBlocks* r)
 
 void cp_context_memory(ContextMemory* m)
 {
-   UInt id, k;
+   UInt id, k, n = cp_context_count();
    VG_(memset)(m, 0, sizeof *m);
-   for (id = 1; id <= n_contexts; id++) {
+   for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
       m->dense_bytes += (ULong)c->dense_len * sizeof(ULong);
       for (k = 0; k < c->dense_len; k++)
@@ -496,20 +473,4 @@ void cp_context_memory(ContextMemory* m)
 void cp_context_drop_lookup(void)
 {
    cp_children_free();
-}
-
-ULong cp_context_bytes(void)
-{
-   return (ULong)n_chunks * CHUNK_CONTEXTS * sizeof(Context);
-}
-
-UInt cp_context_count(void)
-{
-   return n_contexts;
-}
-
-Context* cp_context_by_id(UInt id)
-{
-   tl_assert(id >= 1 && id <= n_contexts);
-   return &cp_context_chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
 }

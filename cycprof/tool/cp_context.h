@@ -3,6 +3,7 @@
 #define CP_CONTEXT_H
 
 #include "cp_collect_state.h"
+#include "cp_context_store.h"   /* by id: cp_context_at, _by_id, _count */
 #include "cp_intern.h"
 #include "cp_owners.h"
 #include "cp_types.h"
@@ -123,13 +124,6 @@ typedef struct {
 void        cp_context_memory(ContextMemory* m);
 void        cp_context_drop_lookup(void);   /* before the final dump */
 
-UInt        cp_context_count(void);
-ULong       cp_context_bytes(void);      /* the contexts themselves */
-Context*    cp_context_by_id(UInt id);   /* ids run from 1 to count */
-
-/* Contexts live in chunks by id: the id gives the address. */
-#define CP_CONTEXT_CHUNK_SHIFT 14
-extern Context** cp_context_chunks;
 /* Interned functions of frames (signo for signals) and call sites. */
 extern Interner  cp_context_fns, cp_context_sites;
 typedef struct {
@@ -137,13 +131,6 @@ typedef struct {
    UInt region;   /* region set of the tree (cp_regions.h), 0: none */
 } ContextTree;
 extern ContextTree* cp_context_trees;
-
-/* cp_context_by_id without the check, for the hot paths. */
-static inline Context* cp_context_at(UInt id)
-{
-   return &cp_context_chunks[id >> CP_CONTEXT_CHUNK_SHIFT]
-                            [id & ((1u << CP_CONTEXT_CHUNK_SHIFT) - 1)];
-}
 
 static inline Context* cp_context_parent(const Context* c)
 {
