@@ -13,7 +13,7 @@
 #include "cp_regions.h"
 #include "cp_requests.h"
 #define CYCPROF_NUMBERS_ONLY
-#include "../include/cycprof.h"
+#include "cycprof.h"   /* cycprof/include/, the header programs use */
 
 /* callgrind.h */
 #define CG_DUMP_STATS            VG_USERREQ_TOOL_BASE('C', 'T')
