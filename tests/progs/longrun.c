@@ -1,6 +1,6 @@
 /* A straight run of code over 255 bytes (20 stores of 64-bit constants,
  * 17 bytes each on x86-64): its superblock keeps whole instruction
- * addresses (cycprof/tool/cp_sbinfo.h).  One statement a line, so that a
+ * addresses (cycprof/tool/counting/cp_sbinfo.h).  One statement a line, so that a
  * wrong address shows as cost on a wrong line. */
 #include <stdlib.h>
 volatile unsigned long v;

@@ -1,4 +1,4 @@
-/* Small loops that VEX unrolls (cycprof/tool/cp_costs.h, CP_MAX_SB_INSTRS):
+/* Small loops that VEX unrolls (cycprof/tool/counting/cp_sbinfo.h, CP_MAX_SB_INSTRS):
  * with --vex-iropt-unroll-thresh=400 the 40-nop body is repeated 8 times
  * and the 88-nop body 4 times, so one superblock holds over 255
  * instructions, and its side exits leave after more than 255 of them.

@@ -43,7 +43,7 @@ const char *const cargo_usage =
     "run it (no cargo project, cargo, valgrind, the tool or cycprof missing,\n"
     "no profile written); cargo's own status when the build fails.\n";
 
-/* The events the tool records (cycprof/tool/cp_write_callgrind.c writes
+/* The events the tool records (cycprof/tool/output/cp_write_callgrind.c writes
  * "events: Ir"). Checked before building so that a typo costs no build
  * and no run; cycprof report would reject it only at the very end. */
 static const char *const known_events[] = {"Ir"};

@@ -1,0 +1,39 @@
+/* cycprof: named regions (CYCPROF_REGION_BEGIN/END, SP1's markers).
+ *
+ * Each thread has a stack of open regions.  A region's cost is the
+ * difference of the thread's running count at its end and its begin;
+ * its self cost leaves out the regions opened inside it.  Code run in a
+ * set of open regions is counted in contexts of that set's own tree
+ * (the thread's stack is entered again under a root of the set), so the
+ * profiles can label every sample with the regions it ran in. */
+#ifndef CP_REGIONS_H
+#define CP_REGIONS_H
+
+#include "pub_tool_basics.h"
+
+void cp_region_begin(ThreadId tid, const HChar* name);
+void cp_region_end(ThreadId tid, const HChar* name);
+void cp_regions_thread_created(ThreadId parent, ThreadId child);
+
+/* Region sets: 1..count, each a region name inside a parent set
+ * (0: outside every region). */
+UInt         cp_region_set_count(void);
+UInt         cp_region_set_parent(UInt set);
+const HChar* cp_region_set_name(UInt set);
+
+/* The table of regions, closed ones only: for the whole run (at exit, in
+ * the log) or since the last dump (in the profile files). */
+typedef struct {
+   const HChar* name;
+   ULong calls, inclusive, self;
+} RegionRow;
+UInt  cp_regions_rows(Bool since_dump, RegionRow** rows); /* sorted, VG_(free) */
+void  cp_regions_zero_part(void);
+/* At exit: closes what is still open (with a warning); prints the table. */
+void  cp_regions_close_all(void);
+void  cp_regions_print(ULong total);
+/* The rows since the last dump, as '# cycprof-region' comment lines. */
+struct OutFile;
+void  cp_regions_write_callgrind(struct OutFile* out);
+
+#endif

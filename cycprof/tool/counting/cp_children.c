@@ -1,0 +1,162 @@
+/* cycprof: the (parent, call site, function) -> context table
+ * (cp_children.h). */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_addrmap.h"
+#include "cp_children.h"
+#include "cp_context_store.h"
+#include "cp_hugemem.h"
+
+#define BUCKET_SLOTS 12
+#define CACHE_LINE   64
+
+/* Slots fill in order: a bucket with a free slot ends a probe. */
+typedef struct {
+   UChar tag[BUCKET_SLOTS];   /* top byte of the key's hash */
+   UInt  unused;
+   UInt  id[BUCKET_SLOTS];    /* 0: free */
+} Bucket;
+
+STATIC_ASSERT(sizeof(Bucket) == CACHE_LINE);
+
+/* The keys found last, by their hash, in front of the table: on a
+ * compiler 77% of lookups find their key here (cc1plus: 34 M of 44 M),
+ * and the table is far bigger than the caches.  A miss here has already
+ * started loading the table's bucket. */
+#define RECENT_BITS 17
+typedef struct {
+   UInt parent_id, site_id, fn_id, ctx_id;
+} Recent;
+static Recent* recent;        /* carved: lives as long as the tool */
+
+static void*   allocated;     /* buckets' block, for VG_(free) */
+static Bucket* buckets;
+static UWord   bucket_mask, n_entries;
+
+UWord cp_children_hash(UInt parent_id, UInt site_id, UInt fn_id)
+{
+   return cp_hash_word(((UWord)parent_id << 32)
+                       ^ ((UWord)site_id * 0x9e3779b1u) ^ fn_id);
+}
+
+static UChar tag_of(UWord hash)
+{
+   return (UChar)(hash >> 56);
+}
+
+static void make_buckets(UWord n)
+{
+   buckets = cp_hugemem_table("cp.ctx.children", n * sizeof(Bucket),
+                              &allocated);
+   bucket_mask = n - 1;
+}
+
+void cp_children_init(void)
+{
+   /* Carved, not a table of its own: a 2 MiB block from Valgrind's
+    * allocator would be a mapping of its own, one more line in the
+    * program's /proc/self/maps from the start (cp_hugemem.h). */
+   if (!recent)
+      recent = cp_hugemem_carve_aligned((1u << RECENT_BITS) * sizeof(Recent));
+   else
+      VG_(memset)(recent, 0, (1u << RECENT_BITS) * sizeof(Recent));
+   make_buckets(1 << 8);
+   n_entries = 0;
+}
+
+static Recent* recent_slot(UWord hash)
+{
+   return &recent[(hash >> 20) & ((1u << RECENT_BITS) - 1)];
+}
+
+static void remember(Recent* r, const Context* c)
+{
+   r->parent_id = c->parent_id;
+   r->site_id = c->site_id;
+   r->fn_id = c->fn_id;
+   r->ctx_id = c->id;
+}
+
+Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
+                          UWord hash)
+{
+   UWord b = hash & bucket_mask;
+   UChar tag = tag_of(hash);
+   Recent* r = recent_slot(hash);
+   __builtin_prefetch(&buckets[b]);
+   if (r->parent_id == parent_id && r->site_id == site_id
+       && r->fn_id == fn_id && r->ctx_id)
+      return cp_context_at(r->ctx_id);
+   for (;; b = (b + 1) & bucket_mask) {
+      const Bucket* bucket = &buckets[b];
+      UInt k;
+      for (k = 0; k < BUCKET_SLOTS; k++) {
+         Context* c;
+         if (bucket->id[k] == 0) return NULL;
+         if (bucket->tag[k] != tag) continue;
+         c = cp_context_at(bucket->id[k]);
+         if (c->parent_id == parent_id && c->site_id == site_id
+             && c->fn_id == fn_id) {
+            remember(r, c);
+            return c;
+         }
+      }
+   }
+}
+
+static UWord key_hash(const Context* c)
+{
+   return cp_children_hash(c->parent_id, c->site_id, c->fn_id);
+}
+
+static void put(const Context* c, UWord hash)
+{
+   UWord b = hash & bucket_mask;
+   for (;; b = (b + 1) & bucket_mask) {
+      Bucket* bucket = &buckets[b];
+      UInt k;
+      for (k = 0; k < BUCKET_SLOTS; k++)
+         if (bucket->id[k] == 0) {
+            bucket->id[k] = c->id;
+            bucket->tag[k] = tag_of(hash);
+            return;
+         }
+   }
+}
+
+/* At most 3/4 full: with 12 slots to a bucket, probes rarely leave the
+ * first one. */
+void cp_children_add(const Context* c)
+{
+   UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS, hash = key_hash(c);
+   if (4 * (n_entries + 1) > 3 * capacity) {
+      void* old_allocated = allocated;
+      const Bucket* old = buckets;
+      UWord b, old_n = bucket_mask + 1;
+      UInt k;
+      make_buckets(2 * old_n);
+      for (b = 0; b < old_n; b++)
+         for (k = 0; k < BUCKET_SLOTS && old[b].id[k]; k++) {
+            const Context* moved = cp_context_at(old[b].id[k]);
+            put(moved, key_hash(moved));
+         }
+      cp_hugemem_table_free(old_allocated);
+   }
+   put(c, hash);
+   n_entries++;
+   remember(recent_slot(hash), c);
+}
+
+ULong cp_children_bytes(void)
+{
+   return (bucket_mask + 1) * sizeof(Bucket)
+          + (1u << RECENT_BITS) * sizeof(Recent);
+}
+
+void cp_children_free(void)
+{
+   cp_hugemem_table_free(allocated);
+   allocated = NULL;
+   buckets = NULL;
+}

@@ -1,0 +1,29 @@
+/* cycprof: (parent, call site, function) -> the context made for it.
+ *
+ * Looked up at every call-site cache miss (cc1plus: 49 M times among
+ * 4 M contexts), so a lookup should cost one cache miss in the table and
+ * one in the context it wants; and it holds an entry per context, so an
+ * entry should cost few bytes.  Cache-line buckets of 12 context ids,
+ * each with a byte of its key's hash, give both: 5.3 bytes an entry, and
+ * the contexts of other keys are rarely read.  Keys are the interned ids
+ * the context keeps (cp_intern.h), so checking one reads it alone (by
+ * its id, cp_context_store.h).  A direct-mapped cache of the keys found
+ * last (2 MB) answers most lookups with one miss at most. */
+#ifndef CP_CHILDREN_H
+#define CP_CHILDREN_H
+
+#include "pub_tool_basics.h"
+#include "cp_types.h"
+
+UWord    cp_children_hash(UInt parent_id, UInt site_id, UInt fn_id);
+void     cp_children_init(void);
+/* The context with that key, hash being cp_children_hash of it, or NULL. */
+Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
+                          UWord hash);
+/* c's own parent, call site and function are its key; not there yet. */
+void     cp_children_add(const Context* c);
+ULong    cp_children_bytes(void);
+/* After this, nothing may be found or added (the final dump). */
+void     cp_children_free(void);
+
+#endif

@@ -1,0 +1,476 @@
+/* cycprof: the calling-context tree and its cost centers. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_addrmap.h"
+#include "cp_array.h"
+#include "cp_arena.h"
+#include "cp_children.h"
+#include "cp_cold.h"
+#include "cp_collect_state.h"
+#include "cp_context.h"
+#include "cp_counters.h"
+#include "cp_options.h"
+#include "cp_owners.h"
+#include "cp_packed.h"
+#include "cp_sbinfo.h"
+#include "cp_stats.h"
+
+CpStats cp_stats;
+
+/* docs/internals/memory.md counts on it. */
+STATIC_ASSERT(sizeof(Context) == 36);
+
+/* (parent, callsite, fn) -> context, in two tables.  Almost every key
+ * leads to the context made for it, whose own fields are the key: those
+ * are found through cp_children.h.  With folding, some keys lead to an
+ * earlier context instead: those few are Edges in a chained table. */
+typedef struct Edge {
+   struct Edge* next;
+   Context* parent;
+   UInt     site_id;
+   UInt     fn_id;
+   Context* to;
+} Edge;
+
+typedef struct {
+   void** buckets;
+   UWord  n_buckets;
+   UWord  n_items;
+} ChainTable;
+
+static ChainTable folds;
+/* A few thousand functions, call sites and roots serve millions of
+ * contexts: each context names them by a 32-bit index. */
+Interner          cp_context_fns, cp_context_sites;
+static AddrMap    calls_above_32_bits;   /* id -> calls >> 32 */
+ContextTree*      cp_context_trees;
+static UInt       n_trees, trees_capacity;
+/* [fn_id]: the owner every frame of that function counts with, fixed by
+ * its first frame (cp_owner_of_frame); 0 until then.  Any owner counts
+ * exactly (cp_owners.h), and one per function saves 4 bytes a context. */
+UInt*             cp_context_fn_owners;
+static UInt       fn_owners_capacity;
+static void     (*new_context_step)(Context* c);
+
+static void table_init(ChainTable* t, UWord n)
+{
+   t->n_buckets = n;
+   t->n_items = 0;
+   t->buckets = VG_(calloc)("cp.ctx.table", n, sizeof(void*));
+}
+
+static UWord edge_entry_hash(const void* entry)
+{
+   const Edge* e = entry;
+   return cp_children_hash(e->parent->id, e->site_id, e->fn_id);
+}
+
+static void grow_folds(ChainTable* t)
+{
+   ChainTable bigger;
+   UWord i;
+   table_init(&bigger, t->n_buckets * 2);
+   for (i = 0; i < t->n_buckets; i++) {
+      Edge* e = t->buckets[i];
+      while (e) {
+         Edge* next = e->next;
+         UWord b = edge_entry_hash(e) & (bigger.n_buckets - 1);
+         e->next = bigger.buckets[b];
+         bigger.buckets[b] = e;
+         e = next;
+      }
+   }
+   bigger.n_items = t->n_items;
+   VG_(free)(t->buckets);
+   *t = bigger;
+}
+
+void cp_context_init(void (*on_new)(Context* c))
+{
+   new_context_step = on_new;
+   table_init(&folds, 1 << 8);
+   cp_children_init();
+   cp_intern_init(&cp_context_fns);
+   cp_intern_init(&cp_context_sites);
+   cp_addrmap_init(&calls_above_32_bits, 16);
+}
+
+void cp_context_calls_wrapped(const Context* c)
+{
+   UWord* high = cp_addrmap_find(&calls_above_32_bits, c->id);
+   if (high) (*high)++;
+   else cp_addrmap_put(&calls_above_32_bits, c->id, 1);
+}
+
+ULong cp_context_calls(const Context* c)
+{
+   UWord* high = cp_addrmap_find(&calls_above_32_bits, c->id);
+   return ((ULong)(high ? *high : 0) << 32) | c->calls;
+}
+
+static UInt new_tree(UInt tid)
+{
+   cp_context_trees = cp_room_for_one("cp.ctx.trees", cp_context_trees,
+                                      n_trees, &trees_capacity,
+                                      sizeof(ContextTree), 16);
+   cp_context_trees[n_trees].tid = tid;
+   cp_context_trees[n_trees].region = 0;
+   return n_trees++;
+}
+
+void cp_context_set_region(Context* root, UInt region)
+{
+   tl_assert(root->parent_id == 0);
+   cp_context_trees[root->tree].region = region;
+}
+
+static void fix_owner(UInt fn_id, Addr fn)
+{
+   if (fn_id >= fn_owners_capacity) {
+      UInt old = fn_owners_capacity;
+      fn_owners_capacity = fn_id < 512 ? 1024 : 2 * fn_id;
+      cp_context_fn_owners = VG_(realloc)("cp.ctx.owners",
+                                          cp_context_fn_owners,
+                                          fn_owners_capacity * sizeof(UInt));
+      VG_(memset)(cp_context_fn_owners + old, 0,
+                  (fn_owners_capacity - old) * sizeof(UInt));
+   }
+   if (!cp_context_fn_owners[fn_id])
+      cp_context_fn_owners[fn_id] = cp_owner_of_frame(fn);
+}
+
+static Context* new_context(Context* parent, UInt site_id, UInt fn_id,
+                            CtxKind kind, UInt root_tid)
+{
+   Context* c = cp_context_store_next();
+   c->parent_id = parent ? parent->id : 0;
+   c->site_id = site_id;
+   c->fn_id = fn_id;
+   c->kind = kind;
+   c->tree = parent ? parent->tree : new_tree(root_tid);
+   fix_owner(c->fn_id, cp_interned(&cp_context_fns, fn_id));
+   new_context_step(c);
+   return c;
+}
+
+Context* cp_context_root(UInt tid)
+{
+   /* Interned index 0 is address 0: no call site, no function. */
+   return new_context(NULL, 0, 0, CtxRoot, tid);
+}
+
+static Bool active_in_chain(const Context* c, UInt fn_id)
+{
+   for (; c && c->kind == CtxCall; c = cp_context_parent(c))
+      if (c->fn_id == fn_id) return True;
+   return False;
+}
+
+static Edge* find_fold(Context* parent, UInt site_id, UInt fn_id, UWord hash)
+{
+   Edge* e;
+   for (e = folds.buckets[hash & (folds.n_buckets - 1)]; e; e = e->next)
+      if (e->parent == parent && e->site_id == site_id && e->fn_id == fn_id)
+         return e;
+   return NULL;
+}
+
+static void add_fold(Context* parent, UInt site_id, UInt fn_id, UWord hash,
+                     Context* to)
+{
+   Edge* e = cp_arena_alloc(sizeof(Edge));
+   UWord b = hash & (folds.n_buckets - 1);
+   e->parent = parent;
+   e->site_id = site_id;
+   e->fn_id = fn_id;
+   e->to = to;
+   e->next = folds.buckets[b];
+   folds.buckets[b] = e;
+   if (++folds.n_items > 2 * folds.n_buckets) grow_folds(&folds);
+}
+
+/* Recursion keeps every active function on the context's chain: a call to
+ * a function already in it does not cut back to the earlier frame (that
+ * would drop the functions between the two activations), it enters a
+ * re-entry node below the current one, so the callee's code counts with
+ * its own counters and every profile shows it on top of the full chain.
+ * The functions of a run of re-entry nodes are all active in the
+ * ordinary chain above the run, so a call to a function of the run (or
+ * of the ordinary node that ends it) may go back to that node without
+ * losing one: runs never repeat a function, and the depth stays within
+ * twice the number of distinct functions. */
+static Context* folded_context(Context* parent, UInt site_id, UInt fn_id)
+{
+   Context* c;
+   for (c = parent; ; c = cp_context_parent(c)) {
+      if (c->fn_id == fn_id) return c;
+      if (!c->reentry) break;
+   }
+   c = new_context(parent, site_id, fn_id, CtxCall, 0);
+   c->reentry = True;
+   return c;
+}
+
+Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
+                              CtxKind kind)
+{
+   UWord hash = cp_children_hash(parent->id, site_id, fn_id);
+   Context* to = cp_children_find(parent->id, site_id, fn_id, hash);
+   Edge* e;
+   if (to) return to;
+   if (folds.n_items && (e = find_fold(parent, site_id, fn_id, hash)))
+      return e->to;
+   cp_stats.edges++;
+   if (kind == CtxCall && cp_opts.fold_recursion
+       && active_in_chain(parent, fn_id))
+      to = folded_context(parent, site_id, fn_id);
+   else
+      to = new_context(parent, site_id, fn_id, kind, 0);
+   if (to->parent_id == parent->id && to->site_id == site_id
+       && to->fn_id == fn_id)
+      cp_children_add(to);
+   else
+      add_fold(parent, site_id, fn_id, hash, to);
+   return to;
+}
+
+Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
+                          CtxKind kind)
+{
+   return cp_context_enter_ids(parent, cp_intern(&cp_context_sites, callsite),
+                               cp_intern(&cp_context_fns, fn), kind);
+}
+
+/* The cost centers of superblocks a context's function does not own
+ * (code run in another function's frame).  Few contexts have any, so
+ * their tables are found through a map by context id rather than
+ * through 16 bytes in every context. */
+typedef struct {
+   CostCenter* ccs;        /* [capacity], a power of two */
+   UInt        n_ccs;
+   UInt        capacity;
+} ForeignTable;
+
+static AddrMap       foreign_index;   /* context id -> foreign_tables[i] */
+static ForeignTable* foreign_tables;
+static UInt          n_foreign, foreign_capacity;
+
+static ForeignTable* foreign_of(const Context* ctx)
+{
+   if (!ctx->has_foreign) return NULL;
+   return &foreign_tables[*cp_addrmap_find(&foreign_index, ctx->id)];
+}
+
+static ForeignTable* new_foreign_table(Context* ctx)
+{
+   if (!cp_addrmap_ready(&foreign_index))
+      cp_addrmap_init(&foreign_index, 1024);
+   foreign_tables = cp_room_for_one("cp.ctx.foreign", foreign_tables,
+                                    n_foreign, &foreign_capacity,
+                                    sizeof(ForeignTable), 1024);
+   VG_(memset)(&foreign_tables[n_foreign], 0, sizeof(ForeignTable));
+   cp_addrmap_put(&foreign_index, ctx->id, n_foreign);
+   ctx->has_foreign = True;
+   return &foreign_tables[n_foreign++];
+}
+
+static UWord slot_of(const ForeignTable* t, UInt sb_key)
+{
+   UWord mask = t->capacity - 1;
+   UWord i = cp_hash_word(sb_key) & mask;
+   while (t->ccs[i].sb_key && t->ccs[i].sb_key != sb_key) {
+      cp_stats.probes++;
+      i = (i + 1) & mask;
+   }
+   return i;
+}
+
+static void grow_cost_centers(ForeignTable* t)
+{
+   CostCenter* old = t->ccs;
+   UInt k, n = t->capacity;
+   t->capacity = n ? 2 * n : 4;
+   t->ccs = VG_(calloc)("cp.ctx.ccs", t->capacity, sizeof(CostCenter));
+   for (k = 0; k < n; k++)
+      if (old[k].sb_key) t->ccs[slot_of(t, old[k].sb_key)] = old[k];
+   if (old) VG_(free)(old);
+}
+
+ULong* cp_counters(Context* ctx, SBInfo* sb)
+{
+   UInt key = sb->id + 1;
+   UWord i;
+   ForeignTable* t = foreign_of(ctx);
+   cp_stats.cost_center_lookups++;
+   if (t) {
+      i = slot_of(t, key);
+      if (t->ccs[i].sb_key) return cp_counters_at(t->ccs[i].counters);
+   } else {
+      t = new_foreign_table(ctx);
+   }
+   /* Up to 7/8 full: lookups are rare (most misses are served by the
+    * superblock's recent contexts), memory is not. */
+   if (8 * (t->n_ccs + 1) > 7 * t->capacity) grow_cost_centers(t);
+   i = slot_of(t, key);
+   cp_stats.cost_centers++;
+   t->ccs[i].sb_key = key;
+   t->ccs[i].counters = cp_counters_alloc(sb->n_exits);
+   t->n_ccs++;
+   return cp_counters_at(t->ccs[i].counters);
+}
+
+void cp_context_zero(Context* ctx)
+{
+   const ForeignTable* t = foreign_of(ctx);
+   UInt k;
+   UWord* calls_high = cp_addrmap_find(&calls_above_32_bits, ctx->id);
+   ctx->calls = 0;
+   if (calls_high) *calls_high = 0;
+   cp_cold_zero(ctx);
+   for (k = 0; t && k < t->capacity; k++)
+      if (t->ccs[k].sb_key)
+         VG_(memset)(cp_counters_at(t->ccs[k].counters), 0,
+                     cp_sbinfo_at(t->ccs[k].sb_key - 1)->n_exits
+                        * sizeof(ULong));
+}
+
+/* Owner 0 is nobody's: every superblock calls the helper. */
+DenseCounters cp_dense = { 0, 0, (UWord)&cp_running };
+
+/* Geometric growth, bounded by the owner's counters so far: a context
+ * that runs a function's blocks one by one reallocates O(log) times, and
+ * one that runs a few early blocks of a big function stays small.  A new
+ * array starts where its owner's packed contexts reached on average:
+ * contexts of one function mostly run the same blocks, and most of the
+ * steps are then spared (cc1plus: 2.2 M fewer allocations). */
+void cp_context_cover(Context* ctx, const SBInfo* sb)
+{
+   UInt old, all, needed = sb->local + sb->n_exits, len = needed;
+   const Owner* o;
+   if (ctx->is_packed) cp_cold_unpack(ctx);
+   old = ctx->dense_len;
+   /* The usual case, on every entry of a function by a jump: the
+    * counters reach this far already, and the owner is not read. */
+   if (needed <= old) return;
+   o = cp_owner(cp_context_owner(ctx));
+   all = o->n_counters;
+   if (len < old + old / 2) len = old + old / 2;
+   if (old == 0 && len < o->typical_len) len = o->typical_len;
+   if (len < 8) len = 8;
+   if (len > all) len = all;
+   if (len < needed) len = needed;
+   cp_cold_grow(ctx, len);
+}
+
+void cp_context_lend(UWord base)
+{
+   cp_dense.key = cp_dense_key(0, 0);
+   cp_dense.base = base;
+   cp_dense.running = (UWord)&cp_running;
+}
+
+/* Enough for any superblock's exits (n_exits <= n_instrs + 1). */
+static ULong scratch_counters[CP_MAX_SB_INSTRS + 2];
+static ULong running_scratch;
+
+void cp_context_lend_scratch(const SBInfo* sb)
+{
+   cp_context_lend((UWord)scratch_counters - sb->local * sizeof(ULong));
+   cp_dense.running = (UWord)&running_scratch;
+}
+
+Bool cp_context_ran_code(const Context* ctx)
+{
+   return ctx->has_foreign || ctx->dense_len > 0 || ctx->is_packed;
+}
+
+Bool cp_context_has_counts(const Context* ctx)
+{
+   UInt k;
+   tl_assert(!ctx->has_foreign);
+   if (ctx->is_packed) return cp_packed_nonzero(ctx->packed) > 0;
+   for (k = 0; k < ctx->dense_len; k++)
+      if (ctx->dense[k]) return True;
+   return False;
+}
+
+/* Positions: first the dense counters (scanned for nonzero words: most
+ * of a context's owner's superblocks never ran in it), then the table's
+ * slots. */
+Bool cp_next_cost_center(const Context* ctx, UInt* pos, const SBInfo** sb,
+                         const ULong** counts)
+{
+   const Owner* o = cp_owner(cp_context_owner(ctx));
+   const ForeignTable* t;
+   UInt dense_len;
+   const ULong* dense = cp_cold_view(ctx, &dense_len);
+   UInt dense_end = dense_len < o->n_counters ? dense_len : o->n_counters;
+   /* A local index: the tool is built without strict aliasing, so a
+    * loop on *pos would store it at every one of the (mostly zero)
+    * counters it skips. */
+   UInt p = *pos;
+   while (p < dense_end && !dense[p]) p++;
+   if (p < dense_end) {
+      UInt first, end;
+      cp_owner_run(o, p, &first, &end);
+      /* Counters past dense_len were never published for ctx: zero. */
+      tl_assert(end <= dense_len);
+      *sb = cp_sbinfo_at(o->sb_at[p]);
+      __builtin_prefetch(*sb);
+      *counts = dense + first;
+      *pos = end;
+      return True;
+   }
+   t = foreign_of(ctx);
+   for (; t && p - dense_end < t->capacity; p++) {
+      const CostCenter* cc = &t->ccs[p - dense_end];
+      if (!cc->sb_key) continue;
+      *sb = cp_sbinfo_at(cc->sb_key - 1);
+      *counts = cp_counters_at(cc->counters);
+      *pos = p + 1;
+      return True;
+   }
+   *pos = p;
+   return False;
+}
+
+void cp_context_gather(const Context* ctx, RanBlocks* r)
+{
+   UInt k;
+   const SBInfo* sb;
+   const ULong* counts;
+   r->used = 0;
+   for (k = 0; cp_next_cost_center(ctx, &k, &sb, &counts); ) {
+      r->items = cp_room_for_one("cp.ctx.gather", r->items, r->used,
+                                 &r->capacity, sizeof(RanBlock), 256);
+      r->items[r->used].sb = sb;
+      r->items[r->used++].counts = counts;
+   }
+}
+
+void cp_context_memory(ContextMemory* m)
+{
+   UInt id, k, n = cp_context_count();
+   VG_(memset)(m, 0, sizeof *m);
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_by_id(id);
+      m->dense_bytes += (ULong)c->dense_len * sizeof(ULong);
+      for (k = 0; k < c->dense_len; k++)
+         if (c->dense[k]) m->dense_used += sizeof(ULong);
+   }
+   for (k = 0; k < n_foreign; k++)
+      m->table_bytes += (ULong)foreign_tables[k].capacity * sizeof(CostCenter);
+   m->context_bytes = cp_context_bytes();
+   m->edge_table_bytes = cp_children_bytes()
+                         + folds.n_buckets * sizeof(void*);
+}
+
+/* The final dump looks nothing up: the table's 16 bytes a context go
+ * back to the system before the exit's own allocations, which set the
+ * peak.  Nothing may enter a context after this. */
+void cp_context_drop_lookup(void)
+{
+   cp_children_free();
+}
