@@ -19,20 +19,6 @@
  * near this (pprof_reader.c has the same bound). */
 #define MAX_FRAMES (1u << 28)
 
-static int fail(char *err, size_t errlen, const char *name, const char *fmt,
-                ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, const char *name, const char *fmt,
-                ...)
-{
-    char msg[CU_ERRLEN];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(err, errlen, "%s: %s", name, msg);
-    return -1;
-}
 
 /* ids (64-bit, non-zero, distinct) -> index in the message's array. */
 static int index_ids(tuplemap_t *m, const uint64_t *ids, size_t n)
@@ -91,19 +77,19 @@ static int read_types(reader_t *r)
     cg_profile_t *p = r->p;
     size_t nt = pr->n_sample_type, nstr = pr->n_string_table;
     if (nt == 0)
-        return fail(r->err, r->errlen, r->name, "the profile has no sample "
+        return cu_fail_named(r->err, r->errlen, r->name, "the profile has no sample "
                     "types, so no count-like sample type");
     for (size_t t = 0; t < nt; t++) {
         int64_t ty = pr->sample_type[t]->type, un = pr->sample_type[t]->unit;
         if (ty < 0 || (uint64_t)ty >= nstr || un < 0 || (uint64_t)un >= nstr)
-            return fail(r->err, r->errlen, r->name, "sample type %zu: string "
+            return cu_fail_named(r->err, r->errlen, r->name, "sample type %zu: string "
                         "index out of range", t);
     }
     unsigned char *neg = cu_calloc(nt, 1);
     for (size_t s = 0; s < pr->n_sample; s++) {
         if (pr->sample[s]->n_value != nt) {
             free(neg);
-            return fail(r->err, r->errlen, r->name, "sample %zu has %zu "
+            return cu_fail_named(r->err, r->errlen, r->name, "sample %zu has %zu "
                         "values, expected %zu (one per sample type)", s,
                         pr->sample[s]->n_value, nt);
         }
@@ -122,7 +108,7 @@ static int read_types(reader_t *r)
             def = t;
     if (neg[def]) {
         free(neg);
-        return fail(r->err, r->errlen, r->name, "the profile has no "
+        return cu_fail_named(r->err, r->errlen, r->name, "the profile has no "
                     "count-like sample type: every sample type has negative "
                     "values (a difference of two profiles?)");
     }
@@ -133,7 +119,7 @@ static int read_types(reader_t *r)
             continue;
         if (r->ncol == CG_MAX_EVENTS) {
             free(neg);
-            return fail(r->err, r->errlen, r->name, "more than %d sample "
+            return cu_fail_named(r->err, r->errlen, r->name, "more than %d sample "
                         "types", CG_MAX_EVENTS);
         }
         r->type_of[r->ncol++] = t;
@@ -144,11 +130,11 @@ static int read_types(reader_t *r)
     for (size_t k = 0; k < r->ncol; k++) {
         names[k] = pr->string_table[pr->sample_type[r->type_of[k]]->type];
         if (!*names[k])
-            return fail(r->err, r->errlen, r->name, "sample type %zu has no "
+            return cu_fail_named(r->err, r->errlen, r->name, "sample type %zu has no "
                         "name", r->type_of[k]);
         for (size_t j = 0; j < k; j++)
             if (strcmp(names[j], names[k]) == 0)
-                return fail(r->err, r->errlen, r->name, "sample type '%s' "
+                return cu_fail_named(r->err, r->errlen, r->name, "sample type '%s' "
                             "is listed twice", names[k]);
     }
     if (!p->nev) {
@@ -162,7 +148,7 @@ static int read_types(reader_t *r)
     for (size_t k = 0; k < r->ncol; k++) {
         r->col[k] = cg_event_index(p, names[k]);
         if (r->col[k] < 0)
-            return fail(r->err, r->errlen, r->name, "sample type '%s' is "
+            return cu_fail_named(r->err, r->errlen, r->name, "sample type '%s' is "
                         "not among the events of the first profile (%s%s)",
                         names[k], p->events[0], p->nev > 1 ? " ..." : "");
     }
@@ -184,7 +170,7 @@ static int read_tables(reader_t *r)
     bad = index_ids(&r->fns, ids, pr->n_function);
     free(ids);
     if (bad)
-        return fail(r->err, r->errlen, r->name, "function: id 0 or a "
+        return cu_fail_named(r->err, r->errlen, r->name, "function: id 0 or a "
                     "duplicate id");
     ids = cu_calloc(pr->n_mapping + 1, sizeof *ids);
     for (size_t i = 0; i < pr->n_mapping; i++)
@@ -192,7 +178,7 @@ static int read_tables(reader_t *r)
     bad = index_ids(&r->maps, ids, pr->n_mapping);
     free(ids);
     if (bad)
-        return fail(r->err, r->errlen, r->name, "mapping: id 0 or a "
+        return cu_fail_named(r->err, r->errlen, r->name, "mapping: id 0 or a "
                     "duplicate id");
     ids = cu_calloc(pr->n_location + 1, sizeof *ids);
     for (size_t i = 0; i < pr->n_location; i++)
@@ -200,7 +186,7 @@ static int read_tables(reader_t *r)
     bad = index_ids(&r->locs, ids, pr->n_location);
     free(ids);
     if (bad)
-        return fail(r->err, r->errlen, r->name, "location: id 0 or a "
+        return cu_fail_named(r->err, r->errlen, r->name, "location: id 0 or a "
                     "duplicate id");
 
     unsigned has = 0;
@@ -210,7 +196,7 @@ static int read_tables(reader_t *r)
         Perftools__Profiles__Function *f = pr->function[i];
         if (!STR_OK(f->name) || !STR_OK(f->system_name) ||
             !STR_OK(f->filename))
-            return fail(r->err, r->errlen, r->name, "function %" PRIu64
+            return cu_fail_named(r->err, r->errlen, r->name, "function %" PRIu64
                         ": string index out of range", f->id);
         const char *s = pr->string_table[f->name];
         if (!*s)
@@ -226,7 +212,7 @@ static int read_tables(reader_t *r)
     r->map_ob = cu_calloc(pr->n_mapping + 1, sizeof *r->map_ob);
     for (size_t i = 0; i < pr->n_mapping; i++) {
         if (!STR_OK(pr->mapping[i]->filename))
-            return fail(r->err, r->errlen, r->name, "mapping %" PRIu64
+            return cu_fail_named(r->err, r->errlen, r->name, "mapping %" PRIu64
                         ": string index out of range", pr->mapping[i]->id);
         r->map_ob[i] = str_id(r, pr->mapping[i]->filename);
         if (*pr->string_table[pr->mapping[i]->filename])
@@ -240,14 +226,14 @@ static int read_tables(reader_t *r)
         if (l->mapping_id) {
             size_t m = find_id(&r->maps, l->mapping_id);
             if (m == SIZE_MAX)
-                return fail(r->err, r->errlen, r->name, "location %" PRIu64
+                return cu_fail_named(r->err, r->errlen, r->name, "location %" PRIu64
                             " refers to unknown mapping %" PRIu64, l->id,
                             l->mapping_id);
             r->loc_ob[i] = r->map_ob[m];
         }
         for (size_t j = 0; j < l->n_line; j++) {
             if (find_id(&r->fns, l->line[j]->function_id) == SIZE_MAX)
-                return fail(r->err, r->errlen, r->name, "location %" PRIu64
+                return cu_fail_named(r->err, r->errlen, r->name, "location %" PRIu64
                             " refers to unknown function %" PRIu64, l->id,
                             l->line[j]->function_id);
             if (l->line[j]->line > 0)
@@ -286,7 +272,7 @@ static int add(reader_t *r, uint64_t *dst, const uint64_t *v)
 {
     for (size_t e = 0; e < r->p->nev; e++)
         if (cu_add_u64(&dst[e], v[e]) != 0)
-            return fail(r->err, r->errlen, r->name, "the values of %s add "
+            return cu_fail_named(r->err, r->errlen, r->name, "the values of %s add "
                         "up to more than 2^64-1", r->p->events[e]);
     return 0;
 }
@@ -325,7 +311,7 @@ static int read_sample(reader_t *r, size_t si)
     for (size_t k = 0; k < s->n_location_id; k++) {
         li[k] = find_id(&r->locs, s->location_id[k]);
         if (li[k] == SIZE_MAX) {
-            rc = fail(r->err, r->errlen, r->name, "sample %zu refers to "
+            rc = cu_fail_named(r->err, r->errlen, r->name, "sample %zu refers to "
                       "unknown location %" PRIu64, si, s->location_id[k]);
             goto out;
         }
@@ -354,7 +340,7 @@ static int read_sample(reader_t *r, size_t si)
         size_t nl = r->pr->location[li[k]]->n_line;
         r->nframes += nl ? nl : 1;
         if (r->nframes > MAX_FRAMES) {
-            rc = fail(r->err, r->errlen, r->name, "stacks too deep (more "
+            rc = cu_fail_named(r->err, r->errlen, r->name, "stacks too deep (more "
                       "than %u frames in all)", MAX_FRAMES);
             break;
         }

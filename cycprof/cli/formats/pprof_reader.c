@@ -26,20 +26,6 @@ size_t pprof_max_bytes = (size_t)192 << 20;
 #define PPROF_MAX_DEPTH (1u << 20)
 #define PPROF_MAX_FRAMES (1u << 28)
 
-static int fail(char *err, size_t errlen, const char *name, const char *fmt,
-                ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, const char *name, const char *fmt,
-                ...)
-{
-    char msg[CU_ERRLEN];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(err, errlen, "%s: %s", name, msg);
-    return -1;
-}
 
 /* gunzip buf into a fresh buffer (*out, *outlen). */
 static int gunzip(const unsigned char *buf, size_t len, unsigned char **out,
@@ -162,16 +148,16 @@ static int build(stack_profile_t *sp, const char *name,
     size_t nstr = pr->n_string_table;
 #define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
     if (pr->n_sample_type == 0)
-        return fail(err, errlen, name, "profile has no sample types");
+        return cu_fail_named(err, errlen, name, "profile has no sample types");
     for (size_t i = 0; i < pr->n_sample_type; i++)
         if (!STR_OK(pr->sample_type[i]->type) || !STR_OK(pr->sample_type[i]->unit))
-            return fail(err, errlen, name, "sample type %zu: string index "
+            return cu_fail_named(err, errlen, name, "sample type %zu: string index "
                                            "out of range", i);
     /* The value pprof shows by default: default_sample_type, else last. */
     size_t vi = pr->n_sample_type - 1;
     if (pr->default_sample_type) {
         if (!STR_OK(pr->default_sample_type))
-            return fail(err, errlen, name, "default_sample_type: string "
+            return cu_fail_named(err, errlen, name, "default_sample_type: string "
                                            "index out of range");
         for (size_t i = 0; i < pr->n_sample_type; i++)
             if (pr->sample_type[i]->type == pr->default_sample_type)
@@ -198,11 +184,11 @@ static int build(stack_profile_t *sp, const char *name,
     int rc = 0;
 
     if (index_ids(&locs, pr->n_location, loc_id, pr->location, &why) < 0) {
-        rc = fail(err, errlen, name, "location: %s", why);
+        rc = cu_fail_named(err, errlen, name, "location: %s", why);
         goto out;
     }
     if (index_ids(&fns, pr->n_function, fn_id, pr->function, &why) < 0) {
-        rc = fail(err, errlen, name, "function: %s", why);
+        rc = cu_fail_named(err, errlen, name, "function: %s", why);
         goto out;
     }
     /* Function names, resolved once. */
@@ -210,7 +196,7 @@ static int build(stack_profile_t *sp, const char *name,
     for (size_t i = 0; i < pr->n_function; i++) {
         Perftools__Profiles__Function *f = pr->function[i];
         if (!STR_OK(f->name) || !STR_OK(f->system_name) || !STR_OK(f->filename)) {
-            rc = fail(err, errlen, name, "function %" PRIu64 ": string index "
+            rc = cu_fail_named(err, errlen, name, "function %" PRIu64 ": string index "
                                          "out of range", f->id);
             goto out;
         }
@@ -224,7 +210,7 @@ static int build(stack_profile_t *sp, const char *name,
         Perftools__Profiles__Location *l = pr->location[i];
         for (size_t j = 0; j < l->n_line; j++)
             if (find_id(&fns, l->line[j]->function_id) == SIZE_MAX) {
-                rc = fail(err, errlen, name, "location %" PRIu64 " refers to "
+                rc = cu_fail_named(err, errlen, name, "location %" PRIu64 " refers to "
                           "unknown function %" PRIu64, l->id,
                           l->line[j]->function_id);
                 goto out;
@@ -234,12 +220,12 @@ static int build(stack_profile_t *sp, const char *name,
     for (size_t si = 0; si < pr->n_sample; si++) {
         Perftools__Profiles__Sample *s = pr->sample[si];
         if (s->n_value != pr->n_sample_type) {
-            rc = fail(err, errlen, name, "sample %zu has %zu values, expected "
+            rc = cu_fail_named(err, errlen, name, "sample %zu has %zu values, expected "
                       "%zu", si, s->n_value, pr->n_sample_type);
             goto out;
         }
         if (s->value[vi] < 0) {
-            rc = fail(err, errlen, name, "sample %zu has a negative value",
+            rc = cu_fail_named(err, errlen, name, "sample %zu has a negative value",
                       si);
             goto out;
         }
@@ -251,7 +237,7 @@ static int build(stack_profile_t *sp, const char *name,
         for (size_t k = s->n_location_id; k-- > 0;) {
             size_t li = find_id(&locs, s->location_id[k]);
             if (li == SIZE_MAX) {
-                rc = fail(err, errlen, name, "sample %zu refers to unknown "
+                rc = cu_fail_named(err, errlen, name, "sample %zu refers to unknown "
                           "location %" PRIu64, si, s->location_id[k]);
                 goto out;
             }
@@ -262,7 +248,7 @@ static int build(stack_profile_t *sp, const char *name,
              * what no real program has rather than run out of memory. */
             if (depth + add > PPROF_MAX_DEPTH ||
                 sp->nframes + depth + add > PPROF_MAX_FRAMES) {
-                rc = fail(err, errlen, name, "sample %zu: stacks too deep "
+                rc = cu_fail_named(err, errlen, name, "sample %zu: stacks too deep "
                           "(more than %u frames in one stack or %u in all)",
                           si, PPROF_MAX_DEPTH, PPROF_MAX_FRAMES);
                 goto out;
@@ -321,24 +307,24 @@ Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
     size_t dlen = len;
     const char *why;
     if (len == 0) {
-        fail(err, errlen, name, "empty file (not a pprof profile)");
+        cu_fail_named(err, errlen, name, "empty file (not a pprof profile)");
         return NULL;
     }
     if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
         if (gunzip(buf, len, &raw, &dlen, &why) < 0) {
-            fail(err, errlen, name, "%s", why);
+            cu_fail_named(err, errlen, name, "%s", why);
             return NULL;
         }
         data = raw;
     } else if (len > pprof_max_bytes) {
-        fail(err, errlen, name, "profile is too large");
+        cu_fail_named(err, errlen, name, "profile is too large");
         return NULL;
     }
     Perftools__Profiles__Profile *pr =
         perftools__profiles__profile__unpack(NULL, dlen, data);
     free(raw);
     if (!pr)
-        fail(err, errlen, name, "not a valid pprof profile (protobuf "
+        cu_fail_named(err, errlen, name, "not a valid pprof profile (protobuf "
                                 "decoding failed)");
     return pr;
 }
@@ -348,7 +334,7 @@ Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fail(err, errlen, path, "%s", strerror(errno));
+        cu_fail_named(err, errlen, path, "%s", strerror(errno));
         return NULL;
     }
     unsigned char *buf = NULL;
@@ -362,7 +348,7 @@ Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
         if (n > pprof_max_bytes) {
             fclose(f);
             free(buf);
-            fail(err, errlen, path, "file is too large");
+            cu_fail_named(err, errlen, path, "file is too large");
             return NULL;
         }
     }
@@ -370,7 +356,7 @@ Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
     fclose(f);
     if (bad) {
         free(buf);
-        fail(err, errlen, path, "read error");
+        cu_fail_named(err, errlen, path, "read error");
         return NULL;
     }
     Perftools__Profiles__Profile *pr = pprof_unpack_mem(path, buf, n, err,

@@ -71,6 +71,18 @@ void cu_err(const char *cmd, const char *fmt, ...)
     free(e);
 }
 
+int cu_fail_named(char *err, size_t errlen, const char *name,
+                  const char *fmt, ...)
+{
+    char msg[CU_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, errlen, "%s: %s", name, msg);
+    return -1;
+}
+
 /* Status 1, as for any input too large to handle: 2 means bad usage. */
 void cu_oom(void)
 {

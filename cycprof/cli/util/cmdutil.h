@@ -16,6 +16,11 @@
 void cu_err(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Fills err (errlen bytes) with "NAME: <formatted>" and returns -1: the
+ * readers' way of failing with the file's name in front. */
+int cu_fail_named(char *err, size_t errlen, const char *name,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* Names from a profile may hold control characters (ESC sequences): on a
  * terminal they are shown as \xNN. cu_escape_controls returns the escaped
  * copy (malloc'd), or NULL when s has none. */
