@@ -1,6 +1,7 @@
 /* cycprof: the (parent, call site, function) -> context table
  * (cp_children.h). */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
