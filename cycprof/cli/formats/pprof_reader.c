@@ -291,36 +291,54 @@ out:
 #undef STR_OK
 }
 
-int pprof_read_mem(stack_profile_t *sp, const char *name,
-                   const unsigned char *buf, size_t len, char *err,
-                   size_t errlen)
+/* gunzip when needed and decode: the profile as protobuf-c gives it. */
+static Perftools__Profiles__Profile *unpack_mem(const char *name,
+                                               const unsigned char *buf,
+                                               size_t len, char *err,
+                                               size_t errlen)
 {
     unsigned char *raw = NULL;
     const unsigned char *data = buf;
     size_t dlen = len;
     const char *why;
-    if (len == 0)
-        return fail(err, errlen, name, "empty file (not a pprof profile)");
+    if (len == 0) {
+        fail(err, errlen, name, "empty file (not a pprof profile)");
+        return NULL;
+    }
     if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-        if (gunzip(buf, len, &raw, &dlen, &why) < 0)
-            return fail(err, errlen, name, "%s", why);
+        if (gunzip(buf, len, &raw, &dlen, &why) < 0) {
+            fail(err, errlen, name, "%s", why);
+            return NULL;
+        }
         data = raw;
     } else if (len > pprof_max_bytes) {
-        return fail(err, errlen, name, "profile is too large");
+        fail(err, errlen, name, "profile is too large");
+        return NULL;
     }
     Perftools__Profiles__Profile *pr =
         perftools__profiles__profile__unpack(NULL, dlen, data);
     free(raw);
     if (!pr)
-        return fail(err, errlen, name, "not a valid pprof profile "
-                                       "(protobuf decoding failed)");
+        fail(err, errlen, name, "not a valid pprof profile "
+                                "(protobuf decoding failed)");
+    return pr;
+}
+
+int pprof_read_mem(stack_profile_t *sp, const char *name,
+                   const unsigned char *buf, size_t len, char *err,
+                   size_t errlen)
+{
+    Perftools__Profiles__Profile *pr = unpack_mem(name, buf, len, err, errlen);
+    if (!pr)
+        return -1;
     int rc = build(sp, name, pr, err, errlen);
     perftools__profiles__profile__free_unpacked(pr, NULL);
     return rc;
 }
 
-int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
-                    size_t errlen)
+/* The whole file in *buf (malloc'd), bounded by pprof_max_bytes. */
+static int read_whole(const char *path, unsigned char **out, size_t *outlen,
+                      char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -345,7 +363,31 @@ int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
         free(buf);
         return fail(err, errlen, path, "read error");
     }
+    *out = buf;
+    *outlen = n;
+    return 0;
+}
+
+int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
+                    size_t errlen)
+{
+    unsigned char *buf;
+    size_t n;
+    if (read_whole(path, &buf, &n, err, errlen) < 0)
+        return -1;
     int rc = pprof_read_mem(sp, path, buf, n, err, errlen);
     free(buf);
     return rc;
+}
+
+Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
+                                                size_t errlen)
+{
+    unsigned char *buf;
+    size_t n;
+    if (read_whole(path, &buf, &n, err, errlen) < 0)
+        return NULL;
+    Perftools__Profiles__Profile *pr = unpack_mem(path, buf, n, err, errlen);
+    free(buf);
+    return pr;
 }

@@ -20,4 +20,13 @@ int pprof_read_mem(stack_profile_t *sp, const char *name,
                    const unsigned char *buf, size_t len, char *err,
                    size_t errlen);
 
+/* The decoded profile itself, for writers that need more than function
+ * names (file, line, inline chain, labels, mappings): NULL with "NAME:
+ * what" in err. Only the wire format is checked; free it with
+ * perftools__profiles__profile__free_unpacked(pr, NULL). */
+struct Perftools__Profiles__Profile;
+struct Perftools__Profiles__Profile *pprof_unpack_file(const char *path,
+                                                        char *err,
+                                                        size_t errlen);
+
 #endif
