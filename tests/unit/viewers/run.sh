@@ -84,6 +84,9 @@ pq_functions() {
 }
 if [ -z "$PCLI" ] || [ ! -x "$PCLI" ]; then
     echo "skip firefox-*: npm @firefox-devtools/profiler-cli is not installed (scripts/install-deps installs it)"
+elif ! pcli --help >/dev/null 2>&1; then
+    # It asks for Node 24 and runs on Debian 12's Node 20 (older: untried).
+    echo "skip firefox-*: profiler-cli does not run on this Node ($(node --version 2>&1))"
 else
     for n in "${progs[@]}"; do
         name=firefox-$n
