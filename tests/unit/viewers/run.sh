@@ -43,7 +43,7 @@ gcc -O1 -g -I"$REPO/cycprof/include" -o run/regions "$P/regions.c" &&
     gcc -O1 -g -pthread -o run/threads "$P/threads.c" ||
     { bad setup "cannot compile the programs"; finish; }
 cp "$P/pyscript.py" run/
-prof() { # NAME PROG ARGS...: run/NAME.out and run/NAME.out.pb.gz
+prof() { # NAME [TOOL OPTIONS] PROG ARGS...: run/NAME.out and run/NAME.out.pb.gz
     local name=$1
     shift
     (cd run && env -i PATH=/usr/bin:/bin HOME="$T/home" LANG=C PYTHONHASHSEED=0 \
@@ -59,6 +59,16 @@ prof inl ./inl 5000 && progs+=(inl)
 prof threads ./threads && progs+=(threads)
 # python3 as the suite runs it: -S -s with a fixed hash seed.
 prof python3 /usr/bin/python3 -S -s pyscript.py && progs+=(python3)
+
+# --firefox-out-file: the tool writes the profile at exit and the log
+# names it; it is what `cycprof firefox` makes of the run's pprof file.
+if prof ffout --firefox-out-file="$T/run/ffout.%p.json.gz" ./regions; then
+    ff=$(sed -n 's/^==[0-9]*== cycprof: wrote \(.*\.json\.gz\)$/\1/p' run/ffout.log)
+    if [ -n "$ff" ] && [ -f "$ff" ] && "$CYC" firefox run/ffout.out -o ffout.json &&
+        gzip -dc "$ff" | cmp -s - ffout.json; then
+        ok "firefox-out-file (the log names $(basename "$ff"); same as cycprof firefox)"
+    else bad firefox-out-file "log: $(tail -n 3 run/ffout.log | tr '\n' ' ')"; fi
+fi
 
 for n in "${progs[@]}"; do
     "$CYC" report --format=json -n 0 --threshold=0 "run/$n.out" >"$n.self.json" &&
