@@ -2,7 +2,7 @@
 # Runs every input in tests/fuzz/regress/ through the built `cycprof`.
 # A run passes if it exits normally (no signal) and, when it fails, prints
 # exactly one line on stderr of the form "cycprof SUBCOMMAND: ...".
-# Files named pprof-* go through folded and flamegraph; all others are
+# Files named pprof-* go through folded, flamegraph and firefox; all others are
 # callgrind-format inputs for report (self, inclusive, by line) and diff.
 # Usage: tests/fuzz/run-regress.sh [CYCPROF_BINARY]
 #        (default: $CYCPROF_BUILD/cycprof or $CYCPROF_BUILD/cycprof/cli/cycprof)
@@ -48,6 +48,7 @@ for f in "$here"/regress/*; do
         check "$n folded" "$bin" folded "$tmp/in.pb.gz"
         check "$n flamegraph" "$bin" flamegraph "$tmp/in.pb.gz" -o "$tmp/fg.svg"
         check "$n report-stack" "$bin" report --by=stack "$tmp/in.pb.gz"
+        check "$n firefox" "$bin" firefox "$tmp/in.pb.gz" -o "$tmp/ff.json"
         ;;
     *)
         check "$n report" "$bin" report -n 0 --threshold=0 "$f"

@@ -35,6 +35,17 @@ PCLI=${NPM_DIR:+$NPM_DIR/node_modules/.bin/profiler-cli}
 SPEEDSCOPE=${NPM_DIR:+$NPM_DIR/node_modules/speedscope/dist/release}
 CHROME=$(command -v chromium-headless-shell || true)
 
+# Bad input: one line naming the problem, exit 1, no output file.
+: >empty.pb.gz
+printf 'not a profile\n' >text.pb
+printf 'events: Ir\nfn=main\n1 5\n' >cg.out
+for f in empty.pb.gz text.pb cg.out; do
+    "$CYC" firefox "$f" -o bad.json >/dev/null 2>err.txt; rc=$?
+    if [ $rc = 1 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "^cycprof firefox: .*$f" err.txt && [ ! -e bad.json ]; then
+        ok "firefox-bad-input-$f ($(cat err.txt))"
+    else bad "firefox-bad-input-$f" "exit $rc: $(head -n 3 err.txt | tr '\n' ' ')"; fi
+done
+
 # The programs, each run once under the tool in a fixed environment (the
 # suite's rule: env -i, files for the program's output, one cwd).
 mkdir -p run home
