@@ -8,7 +8,9 @@
 #   categories;
 # - the pprof file opened in speedscope (npm speedscope) in headless
 #   Chromium (Debian chromium-headless-shell): its sandwich table's self
-#   and total columns equal `cycprof report`'s.
+#   and total columns equal `cycprof report`'s, and on the C programs its
+#   self column equals cachegrind's own file (CYCPROF_TESTS_SKEW=1 makes
+#   that check fail).
 # cycprof report reads the callgrind file, whose figures the other suites
 # check against lackey, cachegrind and callgrind_annotate.
 #
@@ -64,8 +66,19 @@ prof() { # NAME [TOOL OPTIONS] PROG ARGS...: run/NAME.out and run/NAME.out.pb.gz
     # (regions.c exits non-zero on purpose: its exit code is not looked at)
     [ -s "run/$name.out.pb.gz" ] || { bad "run-$name" "$(tail -n 2 "run/$name.log" | tr '\n' ' ')"; return 1; }
 }
+# cachegrind, the oracle for self costs, with the same environment and cwd.
+cgrun() { # NAME PROG ARGS...: run/NAME.cg.out
+    local name=$1
+    shift
+    (cd run && env -i PATH=/usr/bin:/bin HOME="$T/home" LANG=C PYTHONHASHSEED=0 \
+        VALGRIND_LIB="$VGLIB" valgrind --tool=cachegrind --vex-guest-chase=no --cache-sim=no \
+        --show-below-main=yes --cachegrind-out-file="$T/run/$name.cg.out" \
+        --log-file="$T/run/$name.cg.log" "$@" >"$name.stdout" 2>"$name.stderr")
+}
 progs=()
 prof regions ./regions && progs+=(regions)
+cgrun regions ./regions
+cgrun inl ./inl 5000
 prof inl ./inl 5000 && progs+=(inl)
 prof threads ./threads && progs+=(threads)
 # python3 as the suite runs it: -S -s with a fixed hash seed.
@@ -181,6 +194,13 @@ else
         if python3 "$HERE/compare_functions.py" "$n.ss.json" "$n.self.json" "$n.incl.json" 20 >cmp.txt; then
             ok "$name ($(cat cmp.txt))"
         else bad "$name" "$(cat cmp.txt)"; fi
+        # The C programs run the same instructions under every tool (the
+        # suite's fixed environment): speedscope's self costs against
+        # cachegrind's file directly.
+        [ -f "run/$n.cg.out" ] || continue
+        if PYTHONPATH="$REPO/tests/lib" python3 "$HERE/vs_cachegrind.py" "$n.ss.json" "run/$n.cg.out" 10 >cmp.txt 2>&1; then
+            ok "$name-cachegrind ($(cat cmp.txt))"
+        else bad "$name-cachegrind" "$(cat cmp.txt)"; fi
     done
 fi
 finish
