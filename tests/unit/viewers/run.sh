@@ -5,7 +5,7 @@
 #   (npm @firefox-devtools/profiler-cli): its total and its top functions'
 #   self and total (running) costs equal `cycprof report`'s, threads stay
 #   threads, inlined calls are functions of their own, regions are
-#   categories;
+#   categories, its source view has cachegrind's per-line self costs;
 # - the pprof file opened in speedscope (npm speedscope) in headless
 #   Chromium (Debian chromium-headless-shell): its sandwich table's self
 #   and total columns equal `cycprof report`'s, and on the C programs its
@@ -154,6 +154,27 @@ PY
         [ "$got" = ok ] && ok "firefox-inlined (mix and step are inlined frames; with hot they hold hot's cost)" ||
             bad firefox-inlined "$got"
     else bad firefox-inlined "$(head -n 3 err.txt | tr '\n' ' ')"; fi
+    # File and line reach the profiler: its source view of hot() (inl.c,
+    # with the lines of the inlined mix() and step()) has, line by line,
+    # the self costs of cachegrind's own file.
+    if [ -f inl-inline.json ] && [ -f run/inl.cg.out ] && pcli load inl-inline.json >load.txt 2>&1; then
+        fh=$(pcli thread functions --search hot --json --limit 0 2>/dev/null |
+            python3 -c 'import json,sys; print(*[f["functionHandle"] for f in json.load(sys.stdin)["functions"] if f["name"] == "hot"])')
+        pcli function annotate "$fh" --mode src --context file >annotate.txt 2>&1
+        pcli stop >/dev/null 2>&1
+        got=$(PYTHONPATH="$REPO/tests/lib" python3 - annotate.txt run/inl.cg.out <<'PY'
+import re, sys, cyc
+shown = {int(m.group(1)): int(m.group(2)) for m in
+         re.finditer(r"^ *(\d+) +(\d+) +\d+", open(sys.argv[1]).read(), re.M)}
+want = {line: n for (f, line), n in cyc.cg_line_self(sys.argv[2]).items() if f == "inl.c" and n}
+print("ok %d lines" % len(want) if shown == want and want else "profiler %s, cachegrind %s" % (sorted(shown.items()), sorted(want.items())))
+PY
+)
+        case $got in
+        ok*) ok "firefox-lines (inl.c: ${got#ok } of self cost = cachegrind's)" ;;
+        *) bad firefox-lines "$got" ;;
+        esac
+    else bad firefox-lines "$(head -n 3 load.txt | tr '\n' ' ')"; fi
     # Threads stay threads: progs/threads.c runs main and two workers.
     if [ -f threads.json.gz ]; then
         got=$(python3 -c 'import gzip,json,sys; d=json.load(gzip.open(sys.argv[1])); print(" ".join(t["name"] for t in d["threads"]))' threads.json.gz)
