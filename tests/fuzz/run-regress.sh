@@ -2,9 +2,9 @@
 # Runs every input in tests/fuzz/regress/ through the built `cycprof`.
 # A run passes if it exits normally (no signal) and, when it fails, prints
 # exactly one line on stderr of the form "cycprof SUBCOMMAND: ...".
-# Files named pprof-* go through folded, flamegraph and report/diff (which
-# read pprof profiles too); all others are callgrind-format inputs for
-# report (self, inclusive, by line) and diff.
+# Files named pprof-* go through folded, flamegraph, firefox and report/diff
+# (which read pprof profiles too); all others are callgrind-format inputs
+# for report (self, inclusive, by line) and diff.
 # Usage: tests/fuzz/run-regress.sh [CYCPROF_BINARY]
 #        (default: $CYCPROF_BUILD/cycprof or $CYCPROF_BUILD/cycprof/cli/cycprof)
 set -u
@@ -53,6 +53,7 @@ for f in "$here"/regress/*; do
         check "$n report-pprof-inclusive" "$bin" report --inclusive "$tmp/in.pb.gz"
         check "$n report-pprof-line" "$bin" report --by=line "$tmp/in.pb.gz"
         check "$n diff-pprof" "$bin" diff "$tmp/in.pb.gz" "$tmp/in.pb.gz"
+        check "$n firefox" "$bin" firefox "$tmp/in.pb.gz" -o "$tmp/ff.json"
         ;;
     *)
         check "$n report" "$bin" report -n 0 --threshold=0 "$f"

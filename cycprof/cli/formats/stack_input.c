@@ -11,16 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int si_load(const char *cmd, const char *file, stack_profile_t *sp)
+char *si_pprof_path(const char *cmd, const char *file)
 {
-    char *def = NULL, *pf = NULL, err[CU_ERRLEN];
-    int rc = -1;
+    char *def = NULL, *pf = NULL;
     if (!file) {
         file = def = cu_newest_profile();
         if (!file) {
             cu_err(cmd, "no cycprof.out.* file in the current directory "
                    "(give a FILE)");
-            return -1;
+            return NULL;
         }
     }
     struct stat st;
@@ -43,19 +42,29 @@ int si_load(const char *cmd, const char *file, stack_profile_t *sp)
              * have no exact stacks at all. */
             cu_err(cmd, "%s: exact stacks need the pprof file %s, which does "
                    "not exist (callgrind files have no stacks)", file, pf);
-            goto out;
+            free(pf);
+            pf = NULL;
         }
     }
+out:
+    free(def);
+    return pf;
+}
+
+int si_load(const char *cmd, const char *file, stack_profile_t *sp)
+{
+    char err[CU_ERRLEN];
+    char *pf = si_pprof_path(cmd, file);
+    if (!pf)
+        return -1;
     if (pprof_read_file(sp, pf, err, sizeof err) < 0) {
         cu_err(cmd, "%s", err);
-        goto out;
+        free(pf);
+        return -1;
     }
+    free(pf);
     cu_escape_strings_for_terminal(sp->names.str, sp->names.n);
     cu_escape_strings_for_terminal(&sp->cmd, 1);
     cu_escape_strings_for_terminal(&sp->unit, 1);
-    rc = 0;
-out:
-    free(pf);
-    free(def);
-    return rc;
+    return 0;
 }

@@ -11,4 +11,8 @@
  * Prints one "cycprof CMD: ..." line and returns -1 on failure. */
 int si_load(const char *cmd, const char *file, stack_profile_t *sp);
 
+/* The pprof file that holds the stacks of file (NULL: the newest
+ * cycprof.out.* here), malloc'd; NULL after one "cycprof CMD: ..." line. */
+char *si_pprof_path(const char *cmd, const char *file);
+
 #endif

@@ -36,6 +36,7 @@ Bool cp_process_option(const HChar* arg)
       VG_(fmsg_bad_option)(arg, "--pprof-granularity takes 'line' or "
                            "'instr', not '%s'\n", value);
    else if VG_STR_CLO(arg, "--cycprof-helper", cp_opts.helper) {}
+   else if VG_STR_CLO(arg, "--firefox-out-file", cp_opts.firefox_out_file) {}
    else if VG_BINT_CLO(arg, "--pprof-time-limit", cp_opts.pprof_time_limit,
                        1, 86400) {}
    else if VG_BINT_CLO(arg, "--pprof-max-dump", cp_opts.pprof_max_dump_mb,
@@ -69,6 +70,9 @@ void cp_print_usage(void)
 "    --pprof-granularity=line|instr  one pprof location per source line\n"
 "                              (per function without line info) or per\n"
 "                              instruction address [line]\n"
+"    --firefox-out-file=<f>    also write a Firefox Profiler profile, from\n"
+"                              the pprof one, at exit ('cycprof firefox';\n"
+"                              gzipped when <f> ends in .gz) [none]\n"
 "    --cycprof-helper=<path>   the userland 'cycprof' command that writes pprof\n"
 "    --pprof-time-limit=<s>    stop writing the pprof profile after s seconds\n"
 "                              (the stacks dump and the helper) [300]\n"

@@ -10,6 +10,7 @@ typedef struct {
    Bool         pprof_by_line;   /* --pprof-granularity=line (else instr) */
    const HChar* pprof_out_file;  /* --pprof-out-file, NULL: out_file + .pb.gz */
    const HChar* helper;          /* --cycprof-helper, NULL: search */
+   const HChar* firefox_out_file; /* --firefox-out-file, NULL: none */
    Bool         fold_recursion;  /* --fold-recursion */
    Bool         dump_instr;      /* --dump-instr */
    Bool         keep_stacks;     /* --keep-stacks */

@@ -22,6 +22,7 @@
 #include "cp_counters.h"
 #include "cp_dump.h"
 #include "cp_helper.h"
+#include "cp_firefox_out.h"
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_sbinfo.h"
@@ -425,6 +426,7 @@ void cp_dump_all(void)
 {
    ULong total, start_ms;
    Written w;
+   HChar* ff;
    cp_parts_final();
    cp_regions_close_all();
    cp_context_drop_lookup();
@@ -441,7 +443,12 @@ void cp_dump_all(void)
    VG_(umsg)("I   refs:      %s\n",
              cp_thousands(total + cp_parts_dumped_total()));
    /* Where the answer is: one line per file actually written. */
+   ff = w.pb ? cp_firefox_write(w.pb) : NULL;
    report_written(&w);
+   if (ff) {
+      VG_(umsg)("cycprof: wrote %s\n", ff);
+      VG_(free)(ff);
+   }
    if (VG_(clo_stats))
       VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of "
                 "contexts and records, deepest stack %u\n",

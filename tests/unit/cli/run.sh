@@ -252,7 +252,7 @@ expect_err err-flamegraph-unwritable '^cycprof flamegraph: /nonexistent/x\.svg: 
     bad err-no-default-file "rc=$rc $(cat e.txt)"
 
 # ---------------------------------------------------------------- help
-for sub in report diff folded flamegraph; do
+for sub in report diff folded flamegraph firefox; do
     if "$CYC" "$sub" --help >h.txt 2>&1 && grep -q "^usage: cycprof $sub" h.txt; then ok "help-$sub"
     else bad "help-$sub" "no usage text"; fi
 done

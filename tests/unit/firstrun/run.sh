@@ -11,7 +11,7 @@ REPO=$(cd "$HERE/../../.." && pwd)
 . "$HERE/../suite.sh"
 suite_init firstrun
 # --help is printed as is (not through printf): no doubled '%%'.
-for sub in report diff folded flamegraph pprof; do
+for sub in report diff folded flamegraph firefox pprof; do
     "$CYC" "$sub" --help >h.txt 2>&1
     if grep -q '%%' h.txt; then bad "help-$sub-percent" "$(grep '%%' h.txt | head -n 1)"
     elif ! grep -q "^usage: cycprof $sub" h.txt; then bad "help-$sub-percent" "no usage text"

@@ -30,7 +30,7 @@ page_has_help() { # NAME PAGE HELP-FILE
     then bad "$name" "no synopsis from the usage line"
     else ok "$name ($(wc -l <want.txt) options)"; fi
 }
-for sub in report diff folded flamegraph pprof; do
+for sub in report diff folded flamegraph firefox pprof; do
     "$CYC" "$sub" --help >h.txt
     page_has_help "man-cycprof-$sub" "$B/man/cycprof-$sub.1" h.txt
 done
@@ -94,11 +94,11 @@ if [ -f "$B/Makefile" ]; then
     if make -s --no-print-directory -C "$B" install-man DESTDIR="$T/stage" >inst.txt 2>&1; then
         mandir=$(find "$T/stage" -path '*/man1/cycprof.1' | sed "s|^$T/stage||; s|/man1/cycprof.1\$||" | head -n 1)
         n=0
-        for p in cycprof cycprof-report cycprof-diff cycprof-folded cycprof-flamegraph cycprof-pprof cargo-cycprof; do
+        for p in cycprof cycprof-report cycprof-diff cycprof-folded cycprof-flamegraph cycprof-firefox cycprof-pprof cargo-cycprof; do
             [ -f "$T/stage$mandir/man1/$p.1" ] && MANPATH="$T/stage$mandir" man -w "$p" >/dev/null 2>&1 && n=$((n + 1))
         done
-        [ $n = 7 ] && ok "man-installed (7 pages in $mandir/man1)" ||
-            bad man-installed "only $n of 7 pages installed under $T/stage$mandir/man1"
+        [ $n = 8 ] && ok "man-installed (8 pages in $mandir/man1)" ||
+            bad man-installed "only $n of 8 pages installed under $T/stage$mandir/man1"
         # `man cycprof.h` and `man 3 cycprof` both reach cycprof.h(3)
         h=$(MANPATH="$T/stage$mandir" man -w cycprof.h 2>/dev/null)
         m3=$(MANPATH="$T/stage$mandir" man 3 cycprof 2>/dev/null | grep -c 'CYCPROF_REGION_BEGIN')
