@@ -326,7 +326,7 @@ static SBRare* rare_state(SBInfo* sb)
    if (!sb->rare) {
       rare_states = cp_room_for_one("cp.callstack.rare", rare_states,
                                     n_rare_states, &rare_states_capacity,
-                                    sizeof(SBRare*), 1024);
+                                    sizeof(SBRare*), 64);
       rare_states[n_rare_states++] = cp_arena_alloc(sizeof(SBRare));
       sb->rare = n_rare_states;
    }

@@ -38,7 +38,7 @@ static UInt         view_len, view_capacity;
 static void remember_unpacked(Context* ctx)
 {
    unpacked = cp_room_for_one("cp.cold.unpacked", unpacked, n_unpacked,
-                              &unpacked_capacity, sizeof(Context*), 1024);
+                              &unpacked_capacity, sizeof(Context*), 64);
    unpacked[n_unpacked++] = ctx;
 }
 

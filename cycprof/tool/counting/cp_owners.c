@@ -14,7 +14,7 @@ static UInt    n_owners, owners_capacity;
 static UInt new_owner(Addr fn)
 {
    if (n_owners + 1 >= owners_capacity) {
-      owners_capacity = owners_capacity ? 2 * owners_capacity : 1024;
+      owners_capacity = owners_capacity ? 2 * owners_capacity : 64;
       owners = VG_(realloc)("cp.owners", owners,
                             owners_capacity * sizeof(Owner));
    }

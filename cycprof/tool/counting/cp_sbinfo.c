@@ -20,7 +20,7 @@ static UInt sbinfos_capacity;
 static void register_sbinfo(SBInfo* sb)
 {
    cp_sbinfos = cp_room_for_one("cp.sbinfos", cp_sbinfos, cp_n_sbinfos,
-                                &sbinfos_capacity, sizeof(SBInfo*), 4096);
+                                &sbinfos_capacity, sizeof(SBInfo*), 256);
    sb->id = cp_n_sbinfos;
    cp_sbinfos[cp_n_sbinfos++] = sb;
 }
