@@ -104,6 +104,23 @@ t_det_c_sources() {
 }
 register det-c-sources t_det_c_sources
 
+# A forked child gets a stream of entropy of its own, the same on every run.
+t_det_fork() {
+    need_tool
+    need_prog detfork
+    local i
+    for i in 1 2; do
+        cycprof "$PWD/f$i.%p" "$PWD/f$i.log" --pprof=no --deterministic=yes -- "$BIN/detfork" \
+            >"f$i.raw" 2>"f$i.err" </dev/null || fail "run $i failed"
+        sort "f$i.raw" >"f$i.out"
+    done
+    [ "$(wc -l <f1.out)" = 2 ] || fail "the program did not print for both processes: $(cat f1.out)"
+    cmp -s f1.out f2.out || note "parent and child read other bytes on the second run: $(tr '\n' ' ' <f1.out) / $(tr '\n' ' ' <f2.out)"
+    [ "$(cut -d' ' -f2 f1.out | sort -u | wc -l)" = 2 ] ||
+        note "parent and child read the same bytes: $(tr '\n' ' ' <f1.out)"
+}
+register det-fork-streams t_det_fork
+
 # The mode also records itself in the pprof profile's comments.
 t_det_pprof_comment() {
     need_tool
