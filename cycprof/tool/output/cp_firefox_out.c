@@ -3,6 +3,7 @@
  * conversion is the same as 'cycprof firefox' by hand. */
 #include "pub_tool_basics.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
