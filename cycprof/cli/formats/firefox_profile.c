@@ -53,20 +53,6 @@ void ff_free(ff_profile_t *p)
     memset(p, 0, sizeof *p);
 }
 
-static int fail(char *err, size_t errlen, const char *name, const char *fmt,
-                ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, const char *name, const char *fmt,
-                ...)
-{
-    char msg[CU_ERRLEN];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(err, errlen, "%s: %s", name, msg);
-    return -1;
-}
 
 static uint32_t str_id(ff_profile_t *p, const char *s)
 {
@@ -190,16 +176,16 @@ static int build(ff_profile_t *p, const char *name,
 #define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
 #define STR(i) (pr->string_table[i])
     if (pr->n_sample_type == 0)
-        return fail(err, errlen, name, "profile has no sample types");
+        return cu_fail_named(err, errlen, name, "profile has no sample types");
     for (size_t i = 0; i < pr->n_sample_type; i++)
         if (!STR_OK(pr->sample_type[i]->type) || !STR_OK(pr->sample_type[i]->unit))
-            return fail(err, errlen, name, "sample type %zu: string index "
+            return cu_fail_named(err, errlen, name, "sample type %zu: string index "
                                            "out of range", i);
     /* The value pprof shows by default, as pprof_reader.c takes it. */
     size_t vi = pr->n_sample_type - 1;
     if (pr->default_sample_type) {
         if (!STR_OK(pr->default_sample_type))
-            return fail(err, errlen, name, "default_sample_type: string "
+            return cu_fail_named(err, errlen, name, "default_sample_type: string "
                                            "index out of range");
         for (size_t i = 0; i < pr->n_sample_type; i++)
             if (pr->sample_type[i]->type == pr->default_sample_type)
@@ -218,11 +204,11 @@ static int build(ff_profile_t *p, const char *name,
     for (size_t i = 0; i < pr->n_mapping; i++) {
         Perftools__Profiles__Mapping *m = pr->mapping[i];
         if (index_id(&maps, m->id) < 0) {
-            fail(err, errlen, name, "mapping: id 0 or duplicate id");
+            cu_fail_named(err, errlen, name, "mapping: id 0 or duplicate id");
             goto out;
         }
         if (!STR_OK(m->filename) || !STR_OK(m->build_id)) {
-            fail(err, errlen, name, "mapping %" PRIu64 ": string index out "
+            cu_fail_named(err, errlen, name, "mapping %" PRIu64 ": string index out "
                  "of range", m->id);
             goto out;
         }
@@ -235,11 +221,11 @@ static int build(ff_profile_t *p, const char *name,
     for (size_t i = 0; i < pr->n_function; i++) {
         Perftools__Profiles__Function *f = pr->function[i];
         if (index_id(&fns, f->id) < 0) {
-            fail(err, errlen, name, "function: id 0 or duplicate id");
+            cu_fail_named(err, errlen, name, "function: id 0 or duplicate id");
             goto out;
         }
         if (!STR_OK(f->name) || !STR_OK(f->system_name) || !STR_OK(f->filename)) {
-            fail(err, errlen, name, "function %" PRIu64 ": string index out "
+            cu_fail_named(err, errlen, name, "function %" PRIu64 ": string index out "
                  "of range", f->id);
             goto out;
         }
@@ -247,22 +233,22 @@ static int build(ff_profile_t *p, const char *name,
     for (size_t i = 0; i < pr->n_location; i++) {
         Perftools__Profiles__Location *l = pr->location[i];
         if (index_id(&locs, l->id) < 0) {
-            fail(err, errlen, name, "location: id 0 or duplicate id");
+            cu_fail_named(err, errlen, name, "location: id 0 or duplicate id");
             goto out;
         }
         if (l->mapping_id && find_id(&maps, l->mapping_id) == SIZE_MAX) {
-            fail(err, errlen, name, "location %" PRIu64 " refers to unknown "
+            cu_fail_named(err, errlen, name, "location %" PRIu64 " refers to unknown "
                  "mapping %" PRIu64, l->id, l->mapping_id);
             goto out;
         }
         if (l->n_line > FF_MAX_INLINE_DEPTH) {
-            fail(err, errlen, name, "location %" PRIu64 ": more than %u "
+            cu_fail_named(err, errlen, name, "location %" PRIu64 ": more than %u "
                  "inlined calls", l->id, FF_MAX_INLINE_DEPTH);
             goto out;
         }
         for (size_t j = 0; j < l->n_line; j++)
             if (find_id(&fns, l->line[j]->function_id) == SIZE_MAX) {
-                fail(err, errlen, name, "location %" PRIu64 " refers to "
+                cu_fail_named(err, errlen, name, "location %" PRIu64 " refers to "
                      "unknown function %" PRIu64, l->id,
                      l->line[j]->function_id);
                 goto out;
@@ -272,12 +258,12 @@ static int build(ff_profile_t *p, const char *name,
     for (size_t si = 0; si < pr->n_sample; si++) {
         Perftools__Profiles__Sample *s = pr->sample[si];
         if (s->n_value != pr->n_sample_type) {
-            fail(err, errlen, name, "sample %zu has %zu values, expected %zu",
+            cu_fail_named(err, errlen, name, "sample %zu has %zu values, expected %zu",
                  si, s->n_value, pr->n_sample_type);
             goto out;
         }
         if (s->value[vi] < 0) {
-            fail(err, errlen, name, "sample %zu has a negative value", si);
+            cu_fail_named(err, errlen, name, "sample %zu has a negative value", si);
             goto out;
         }
         if (s->value[vi] == 0)
@@ -289,7 +275,7 @@ static int build(ff_profile_t *p, const char *name,
         for (size_t k = 0; k < s->n_label; k++) {
             Perftools__Profiles__Label *lb = s->label[k];
             if (!STR_OK(lb->key) || !STR_OK(lb->str)) {
-                fail(err, errlen, name, "sample %zu: label string index out "
+                cu_fail_named(err, errlen, name, "sample %zu: label string index out "
                      "of range", si);
                 goto out;
             }
@@ -298,7 +284,7 @@ static int build(ff_profile_t *p, const char *name,
             else if (strcmp(STR(lb->key), "region") == 0 && lb->str && !cat) {
                 cat = 1 + intern(&p->regions, STR(lb->str));
                 if (cat >= FF_MAX_CATEGORIES) {
-                    fail(err, errlen, name, "more than %u regions",
+                    cu_fail_named(err, errlen, name, "more than %u regions",
                          FF_MAX_CATEGORIES - 1);
                     goto out;
                 }
@@ -310,7 +296,7 @@ static int build(ff_profile_t *p, const char *name,
         for (size_t k = s->n_location_id; k-- > 0;) {
             size_t li = find_id(&locs, s->location_id[k]);
             if (li == SIZE_MAX) {
-                fail(err, errlen, name, "sample %zu refers to unknown "
+                cu_fail_named(err, errlen, name, "sample %zu refers to unknown "
                      "location %" PRIu64, si, s->location_id[k]);
                 goto out;
             }

@@ -19,20 +19,6 @@
 #define EXITED(s)      (((s) & 0x7f) == 0)
 #define EXIT_STATUS(s) (((s) >> 8) & 0xff)
 
-/* The first line of the helper's stderr, "" when none. */
-static void first_line(const HChar* path, HChar* line, Int size)
-{
-   SysRes sr = VG_(open)(path, VKI_O_RDONLY, 0);
-   Int n = 0, i;
-   line[0] = 0;
-   if (sr_isError(sr)) return;
-   n = VG_(read)(sr_Res(sr), line, size - 1);
-   VG_(close)(sr_Res(sr));
-   if (n < 0) n = 0;
-   line[n] = 0;
-   for (i = 0; i < n; i++)
-      if (line[i] == '\n') line[i] = 0;
-}
 
 HChar* cp_firefox_write(const HChar* pb_path)
 {
@@ -90,7 +76,7 @@ HChar* cp_firefox_write(const HChar* pb_path)
       }
       cp_sys_sleep_ms(10);
    }
-   first_line(err_path, why, sizeof why);
+   cp_helper_first_line(err_path, why, sizeof why);
    if (EXITED(status) && EXIT_STATUS(status) == 0) {
       VG_(unlink)(err_path);
       VG_(free)(err_path);

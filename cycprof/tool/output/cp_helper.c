@@ -85,8 +85,7 @@ static void exec_helper(const HChar* helper, const HChar* dump,
 
 #define HELPER_NOTE "cycprof pprof: note: "
 
-/* The first line the helper printed on stderr, "" when none. */
-static void first_error_line(const HChar* err_path, HChar* line, Int size)
+void cp_helper_first_line(const HChar* err_path, HChar* line, Int size)
 {
    SysRes sr = VG_(open)(err_path, VKI_O_RDONLY, 0);
    Int n = 0, i;
@@ -218,7 +217,7 @@ Bool cp_helper_finish(HelperRun* run, const HChar* helper, const HChar* out,
 
    close_done_pipe(run);
    timed_out = wait_until(run->pid, deadline_ms, &status);
-   first_error_line(run->err_path, why, sizeof why);
+   cp_helper_first_line(run->err_path, why, sizeof why);
    forget_err_path(run);
    if (!timed_out && EXITED(status) && EXIT_STATUS(status) == 0) {
       /* A profile too big for pprof was coarsened: say how, and how not to. */

@@ -9,6 +9,9 @@
  * else where 'make install' put it.  Free with VG_(free). */
 HChar* cp_helper_path(void);
 
+/* The first line a helper printed into err_path, "" when none. */
+void cp_helper_first_line(const HChar* err_path, HChar* line, Int size);
+
 /* A helper started, not yet waited for. */
 typedef struct {
    Int    pid;
