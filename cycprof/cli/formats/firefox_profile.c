@@ -175,22 +175,10 @@ static int build(ff_profile_t *p, const char *name,
     size_t nstr = pr->n_string_table;
 #define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
 #define STR(i) (pr->string_table[i])
-    if (pr->n_sample_type == 0)
-        return cu_fail_named(err, errlen, name, "profile has no sample types");
-    for (size_t i = 0; i < pr->n_sample_type; i++)
-        if (!STR_OK(pr->sample_type[i]->type) || !STR_OK(pr->sample_type[i]->unit))
-            return cu_fail_named(err, errlen, name, "sample type %zu: string index "
-                                           "out of range", i);
-    /* The value pprof shows by default, as pprof_reader.c takes it. */
-    size_t vi = pr->n_sample_type - 1;
-    if (pr->default_sample_type) {
-        if (!STR_OK(pr->default_sample_type))
-            return cu_fail_named(err, errlen, name, "default_sample_type: string "
-                                           "index out of range");
-        for (size_t i = 0; i < pr->n_sample_type; i++)
-            if (pr->sample_type[i]->type == pr->default_sample_type)
-                vi = i;
-    }
+    int default_value = pprof_default_value(pr, name, err, errlen);
+    if (default_value < 0)
+        return -1;
+    size_t vi = (size_t)default_value;
     if (pr->n_comment && STR_OK(pr->comment[0]))
         p->cmd = cu_strdup(STR(pr->comment[0]));
 

@@ -141,10 +141,9 @@ static uint32_t frame_name(stack_profile_t *sp, const char *s)
     return id;
 }
 
-static int build(stack_profile_t *sp, const char *name,
-                 Perftools__Profiles__Profile *pr, char *err, size_t errlen)
+int pprof_default_value(const Perftools__Profiles__Profile *pr,
+                        const char *name, char *err, size_t errlen)
 {
-    const char *why = NULL;
     size_t nstr = pr->n_string_table;
 #define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
     if (pr->n_sample_type == 0)
@@ -153,7 +152,6 @@ static int build(stack_profile_t *sp, const char *name,
         if (!STR_OK(pr->sample_type[i]->type) || !STR_OK(pr->sample_type[i]->unit))
             return cu_fail_named(err, errlen, name, "sample type %zu: string index "
                                            "out of range", i);
-    /* The value pprof shows by default: default_sample_type, else last. */
     size_t vi = pr->n_sample_type - 1;
     if (pr->default_sample_type) {
         if (!STR_OK(pr->default_sample_type))
@@ -163,6 +161,19 @@ static int build(stack_profile_t *sp, const char *name,
             if (pr->sample_type[i]->type == pr->default_sample_type)
                 vi = i;
     }
+#undef STR_OK
+    return (int)vi;
+}
+
+static int build(stack_profile_t *sp, const char *name,
+                 Perftools__Profiles__Profile *pr, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    size_t nstr = pr->n_string_table;
+#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
+    int vi = pprof_default_value(pr, name, err, errlen);
+    if (vi < 0)
+        return -1;
     {
         const char *t = pr->string_table[pr->sample_type[vi]->type];
         const char *u = pr->string_table[pr->sample_type[vi]->unit];

@@ -40,4 +40,10 @@ struct Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
                                                       size_t errlen);
 void pprof_free_unpacked(struct Perftools__Profiles__Profile *pr);
 
+/* The index of the value pprof shows by default (default_sample_type, else
+ * the last sample type), after checking that every sample type names
+ * strings of the table; -1 with "NAME: what" in err. */
+int pprof_default_value(const struct Perftools__Profiles__Profile *pr,
+                        const char *name, char *err, size_t errlen);
+
 #endif
