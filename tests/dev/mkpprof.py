@@ -5,27 +5,15 @@ to exercise the suite's pprof parsers before/without the tool.
 Input (stdin), one sample per line:  COUNT THREAD leaf;caller;...;root
 A frame may be 'fn' or 'fn@inlinedInto' is not supported; keep it simple.
 """
-import gzip, sys
+import gzip, os, sys
 
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7f
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from protowire import f_bytes, key, varint  # noqa: E402
 
-def key(field, wt):
-    return varint((field << 3) | wt)
 
 def f_varint(field, n):
     return key(field, 0) + varint(n)
 
-def f_bytes(field, b):
-    return key(field, 2) + varint(len(b)) + b
 
 def packed(field, nums):
     return f_bytes(field, b"".join(varint(n) for n in nums))

@@ -27,28 +27,16 @@ Input (stdin):
   COUNT LEAF;CALLER;...;ROOT   one sample (names of fn lines)
 Usage: mkrisc0.py OUT [BINARY-NAME]
 """
-import sys
+import os, sys
 
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7f
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from protowire import f_bytes, key, varint  # noqa: E402
 
-def key(field, wt):
-    return varint((field << 3) | wt)
 
 def f_varint(field, n):
     # prost leaves out proto3 scalars that equal their default
     return key(field, 0) + varint(n) if n else b""
 
-def f_bytes(field, b):
-    return key(field, 2) + varint(len(b)) + b
 
 def packed(field, nums):
     return f_bytes(field, b"".join(varint(n) for n in nums)) if nums else b""
