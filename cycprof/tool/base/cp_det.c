@@ -125,10 +125,15 @@ void cp_det_blocks_done(ThreadId tid, ULong n)
    blocks_done = n;
 }
 
+static ULong elapsed_now(void)
+{
+   return blocks_done * NS_PER_BLOCK + waited_ns + reads;
+}
+
 ULong cp_det_elapsed_ns(void)
 {
    reads++;
-   return blocks_done * NS_PER_BLOCK + waited_ns + reads;
+   return elapsed_now();
 }
 
 void cp_det_advance_by(ULong ns)
@@ -138,7 +143,7 @@ void cp_det_advance_by(ULong ns)
 
 void cp_det_advance_to(ULong elapsed_ns)
 {
-   ULong now = blocks_done * NS_PER_BLOCK + waited_ns + reads;
+   ULong now = elapsed_now();
    if (elapsed_ns > now) waited_ns += elapsed_ns - now;
 }
 
