@@ -133,7 +133,7 @@ static void advise_pages_inside(void* start, SizeT bytes, UWord page,
 
 void cp_sys_prefer_huge_pages(void* start, SizeT bytes)
 {
-   advise_pages_inside(start, bytes, CP_HUGE_PAGE_BYTES, CP_MADV_HUGEPAGE);
+   advise_pages_inside(start, bytes, VKI_PAGE_SIZE, CP_MADV_HUGEPAGE);
 }
 
 void cp_sys_release_pages(void* start, SizeT bytes)

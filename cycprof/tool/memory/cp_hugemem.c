@@ -3,10 +3,13 @@
  * Everything is carved from a reservation: one mapping of Valgrind's own,
  * RESERVE_BYTES of address space that is resident only where it has been
  * touched.  One mapping is one range however many tables the run grows
- * to, so the program's /proc/self/maps gains no line while the range is
- * not advised (it merges with Valgrind's mapping beside it), and a few
- * once it is (the advised range splits off).  A table that is freed
- * gives its pages back; its address space is not used again. */
+ * to, so the program's /proc/self/maps gains no line: the kernel merges it
+ * with Valgrind's mapping beside it.  Advice for huge pages on the
+ * reservation alone would split it off again, the range before it and
+ * the range after it each a line of their own; so the advice covers the
+ * whole of the merged mapping, Valgrind's memory beside the reservation
+ * too.  A table that is freed gives its pages back; its address space is
+ * not used again. */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
@@ -62,9 +65,16 @@ static UChar* map_fresh(SizeT bytes)
 #endif
 }
 
+/* The whole of Valgrind's mapping that holds r, as its address-space
+ * manager sees it (it merges neighbours as the kernel does); r alone where
+ * that mapping is not an anonymous one of Valgrind's. */
 static void advise(const Range* r)
 {
-   cp_sys_prefer_huge_pages(r->start, r->bytes);
+   NSegment const* seg = VG_(am_find_nsegment)((Addr)r->start);
+   if (seg && seg->kind == SkAnonV && seg->end >= (Addr)r->start + r->bytes - 1)
+      cp_sys_prefer_huge_pages((void*)seg->start, seg->end - seg->start + 1);
+   else
+      cp_sys_prefer_huge_pages(r->start, r->bytes);
 }
 
 /* Past ADVISE_AFTER_BYTES the run is no longer starting up: from then on
