@@ -242,30 +242,45 @@ register det-named-sources t_det_named_sources
 # The program sees as many lines in /proc/self/maps as under --tool=none:
 # glibc's pthread_getattr_np parses that file, and every Rust program calls
 # it at start-up (mapslines does the same, then counts the lines).
+# maps_lines NAME OPTIONS... -- CMD...: runs CMD under valgrind with
+# OPTIONS, and prints how many lines its /proc/self/maps had: CMD prints
+# that file (cat) or the count.
+maps_lines() {
+    local name=$1 opts=()
+    shift
+    while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+    shift
+    vg "${opts[@]}" --log-file="$PWD/$name.log" "$@" >"$name.maps" 2>"$name.err" </dev/null ||
+        fail "$name: run failed: $(tail -1 "$name.err")"
+    if [ "$(wc -l <"$name.maps")" = 1 ]; then cat "$name.maps"; else wc -l <"$name.maps"; fi
+}
+
+# The program's /proc/self/maps holds Valgrind's mappings, and where
+# Valgrind's own memory lands moves with two options cycprof sets:
+# --vex-guest-chase=no (more, smaller translations) and
+# --read-inline-info=yes (more debug-info memory).  --tool=none with both
+# is the run that does the same work: cycprof must show exactly as many
+# lines, its own memory none.  Against plain --tool=none the output says.
 t_det_maps_lines() {
     need_tool
-    need_prog mapslines
-    vg --tool=none --log-file="$PWD/none.log" /bin/cat /proc/self/maps >none.maps 2>none.err </dev/null ||
-        fail "--tool=none run failed"
-    cycprof "$PWD/m.out" "$PWD/m.log" --pprof=no -- /bin/cat /proc/self/maps >tool.maps 2>tool.err </dev/null ||
-        fail "tool run failed"
-    local want got
-    want=$(wc -l <none.maps)
-    got=$(wc -l <tool.maps)
-    echo "/proc/self/maps lines of cat: --tool=none $want, cycprof $got"
-    [ "$got" = "$want" ] || note "cycprof adds $((got - want)) lines to cat's /proc/self/maps (--tool=none: $want)"
-    # cycprof turns on Valgrind's reader of inline info, whose memory can
-    # leave one more mapping by then (Valgrind 3.24: 44 lines against 43):
-    # --tool=none with that option is the run that does the same work.
-    vg --tool=none --log-file="$PWD/none2.log" "$BIN/mapslines" >none.count 2>none2.err </dev/null ||
-        fail "--tool=none run of mapslines failed"
-    vg --tool=none --read-inline-info=yes --log-file="$PWD/none3.log" "$BIN/mapslines" \
-        >inline.count 2>none3.err </dev/null || fail "--tool=none --read-inline-info=yes run of mapslines failed"
-    cycprof "$PWD/m2.out" "$PWD/m2.log" --pprof=no -- "$BIN/mapslines" >tool.count 2>tool2.err </dev/null ||
-        fail "tool run of mapslines failed"
-    echo "/proc/self/maps lines after pthread_getattr_np: --tool=none $(cat none.count)," \
-        "with --read-inline-info=yes $(cat inline.count), cycprof $(cat tool.count)"
-    [ "$(cat tool.count)" = "$(cat inline.count)" ] ||
-        note "after pthread_getattr_np, cycprof shows $(cat tool.count) lines, --tool=none --read-inline-info=yes $(cat inline.count)"
+    need_prog mapslines rmaps
+    local same=(--tool=none --vex-guest-chase=no --read-inline-info=yes)
+    local tool=(--tool=cycprof --cycprof-helper="$HELPER_BIN" --cycprof-out-file="$PWD/m.out" --pprof=no)
+    local name cmd plain want got
+    for name in cat c rust python3; do
+        case $name in
+            cat) cmd=(/bin/cat /proc/self/maps) ;;
+            c) cmd=("$BIN/mapslines") ;;          # after pthread_getattr_np
+            rust) cmd=("$BIN/rmaps") ;;           # at a Rust program's start
+            python3) cmd=(python3 -c "print(len(open('/proc/self/maps').readlines()))")
+                command -v python3 >/dev/null || continue ;;  # 30 M instructions in
+        esac
+        plain=$(maps_lines "$name-none" --tool=none -- "${cmd[@]}")
+        want=$(maps_lines "$name-same" "${same[@]}" -- "${cmd[@]}")
+        got=$(maps_lines "$name-tool" "${tool[@]}" -- "${cmd[@]}")
+        echo "/proc/self/maps lines, $name: cycprof $got, --tool=none with cycprof's options $want, plain --tool=none $plain"
+        [ "$got" = "$want" ] ||
+            note "$name: cycprof shows $got lines in /proc/self/maps, --tool=none ${same[*]:1} $want"
+    done
 }
 register det-maps-lines t_det_maps_lines

@@ -25,6 +25,7 @@
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_functions.h"
+#include "cp_heap.h"
 
 static Bool   instr_atstart = True;
 static XArray* toggle_patterns;   /* const HChar*, --toggle-collect */
@@ -42,8 +43,8 @@ Bool cp_collect_option(const HChar* arg)
        * --collect-atstart says otherwise. */
       cp_collect_base = 0;
       if (!toggle_patterns)
-         toggle_patterns = VG_(newXA)(VG_(malloc), "cp.collect.pat",
-                                      VG_(free), sizeof(HChar*));
+         toggle_patterns = VG_(newXA)(cp_heap_malloc, "cp.collect.pat",
+                                      cp_heap_free, sizeof(HChar*));
       VG_(addToXA)(toggle_patterns, &pattern);
    } else {
       return False;
@@ -128,11 +129,11 @@ static ULong* thread_slot(UInt serial)
 {
    if (serial >= thread_running_len) {
       UInt old = thread_running_len, len = serial + 16;
-      thread_running = VG_(realloc)("cp.collect.threads", thread_running,
+      thread_running = cp_heap_realloc("cp.collect.threads", thread_running,
                                     len * sizeof(ULong));
-      thread_excluded = VG_(realloc)("cp.collect.excl", thread_excluded,
+      thread_excluded = cp_heap_realloc("cp.collect.excl", thread_excluded,
                                      len * sizeof(ULong));
-      thread_mark = VG_(realloc)("cp.collect.mark", thread_mark,
+      thread_mark = cp_heap_realloc("cp.collect.mark", thread_mark,
                                  len * sizeof(ULong));
       VG_(memset)(thread_running + old, 0, (len - old) * sizeof(ULong));
       VG_(memset)(thread_excluded + old, 0, (len - old) * sizeof(ULong));
@@ -279,7 +280,7 @@ void cp_instr_set(ThreadId tid, Bool on, const HChar* why)
    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "cycprof");
    if (!on) return;
    if (!needs_seed)
-      needs_seed = VG_(calloc)("cp.collect.seed", VG_N_THREADS, sizeof(Bool));
+      needs_seed = cp_heap_calloc("cp.collect.seed", VG_N_THREADS, sizeof(Bool));
    for (i = 0; i < VG_N_THREADS; i++) needs_seed[i] = i != tid;
    seed_from_unwinder(tid);
 }

@@ -20,6 +20,7 @@
 #include "pub_tool_vkiscnums.h"
 #include "cp_det.h"
 #include "cp_det_syscalls.h"
+#include "cp_heap.h"
 #if defined(VGA_amd64)
 #  include "libvex_guest_amd64.h"
 #  define RESULT_OFFSET offsetof(VexGuestAMD64State, guest_RAX)
@@ -53,7 +54,7 @@ static PendingWait* pending_of(ThreadId tid)
 {
    if (tid >= n_pending) {
       UInt old = n_pending, n = tid + 16;
-      pending = VG_(realloc)("cp.det.waits", pending, n * sizeof *pending);
+      pending = cp_heap_realloc("cp.det.waits", pending, n * sizeof *pending);
       VG_(memset)(pending + old, 0, (n - old) * sizeof *pending);
       n_pending = n;
    }

@@ -10,6 +10,7 @@
 #include "cp_callstack.h"
 #include "cp_collect.h"
 #include "cp_context.h"
+#include "cp_heap.h"
 #include "cp_outfile.h"
 #include "cp_regions.h"
 
@@ -43,10 +44,10 @@ static UInt     warnings;
 static void init(void)
 {
    if (regions) return;
-   regions = VG_(newXA)(VG_(malloc), "cp.regions", VG_(free), sizeof(Region));
-   sets = VG_(newXA)(VG_(malloc), "cp.regions.sets", VG_(free),
+   regions = VG_(newXA)(cp_heap_malloc, "cp.regions", cp_heap_free, sizeof(Region));
+   sets = VG_(newXA)(cp_heap_malloc, "cp.regions.sets", cp_heap_free,
                      sizeof(RegionSet));
-   open_stacks = VG_(calloc)("cp.regions.open", VG_N_THREADS,
+   open_stacks = cp_heap_calloc("cp.regions.open", VG_N_THREADS,
                              sizeof(XArray*));
    cp_addrmap_init(&roots, 64);
 }
@@ -69,7 +70,7 @@ static UInt region_index(const HChar* name)
       if (VG_(strcmp)(((Region*)VG_(indexXA)(regions, i))->name, name) == 0)
          return i;
    VG_(memset)(&r, 0, sizeof r);
-   r.name = VG_(strdup)("cp.regions.name", name);
+   r.name = cp_heap_strdup("cp.regions.name", name);
    return VG_(addToXA)(regions, &r);
 }
 
@@ -89,8 +90,8 @@ static UInt set_of(UInt parent, UInt region)
 static XArray* open_stack(ThreadId tid)
 {
    if (!open_stacks[tid])
-      open_stacks[tid] = VG_(newXA)(VG_(malloc), "cp.regions.stack",
-                                    VG_(free), sizeof(OpenRegion));
+      open_stacks[tid] = VG_(newXA)(cp_heap_malloc, "cp.regions.stack",
+                                    cp_heap_free, sizeof(OpenRegion));
    return open_stacks[tid];
 }
 
@@ -232,7 +233,7 @@ static Int by_inclusive_descending(const void* pa, const void* pb)
 UInt cp_regions_rows(Bool since_dump, RegionRow** rows)
 {
    UInt n = regions ? VG_(sizeXA)(regions) : 0, i, used = 0;
-   *rows = VG_(malloc)("cp.regions.rows", (n + 1) * sizeof(RegionRow));
+   *rows = cp_heap_malloc("cp.regions.rows", (n + 1) * sizeof(RegionRow));
    for (i = 0; i < n; i++) {
       const Region* r = VG_(indexXA)(regions, i);
       RegionRow* row = &(*rows)[used];
@@ -290,7 +291,7 @@ static void print_table(ULong total)
                 cp_thousands(rows[i].inclusive / rows[i].calls),
                 tenths / 10, tenths % 10);
    }
-   VG_(free)(rows);
+   cp_heap_free(rows);
 }
 
 void cp_regions_close_all(void)
@@ -319,5 +320,5 @@ void cp_regions_write_callgrind(OutFile* out)
       cp_outfile_printf(out, "# cycprof-region\t%llu\t%llu\t%llu\t%s\n",
                         rows[i].calls, rows[i].inclusive, rows[i].self, name);
    }
-   VG_(free)(rows);
+   cp_heap_free(rows);
 }

@@ -27,7 +27,7 @@ typedef struct {
    const HChar* name;
    ULong calls, inclusive, self;
 } RegionRow;
-UInt  cp_regions_rows(Bool since_dump, RegionRow** rows); /* sorted, VG_(free) */
+UInt  cp_regions_rows(Bool since_dump, RegionRow** rows); /* sorted, cp_heap_free */
 void  cp_regions_zero_part(void);
 /* At exit: closes what is still open (with a warning); prints the table. */
 void  cp_regions_close_all(void);

@@ -17,6 +17,7 @@
 #include "cp_callstack.h"
 #include "cp_context.h"
 #include "cp_functions.h"
+#include "cp_heap.h"
 #include "cp_intern.h"
 #include "cp_options.h"
 #include "cp_stats.h"
@@ -43,9 +44,9 @@ static ThreadStack* thread_stack(ThreadId tid)
 {
    tl_assert(tid < VG_N_THREADS);
    if (!threads[tid]) {
-      ThreadStack* t = VG_(calloc)("cp.stack.thread", 1, sizeof(ThreadStack));
+      ThreadStack* t = cp_heap_calloc("cp.stack.thread", 1, sizeof(ThreadStack));
       t->capacity = 64;
-      t->frames = VG_(malloc)("cp.stack.frames", t->capacity * sizeof(Frame));
+      t->frames = cp_heap_malloc("cp.stack.frames", t->capacity * sizeof(Frame));
       t->root = cp_context_root(++threads_started);
       threads[tid] = t;
    }
@@ -162,7 +163,7 @@ void cp_callstack_thread_created(ThreadId parent, ThreadId child)
 
 void cp_callstack_init(void)
 {
-   threads = VG_(calloc)("cp.stack.threads", VG_N_THREADS,
+   threads = cp_heap_calloc("cp.stack.threads", VG_N_THREADS,
                          sizeof(ThreadStack*));
    current_tid = 1;
    current = thread_stack(1);

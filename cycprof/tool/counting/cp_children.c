@@ -7,6 +7,7 @@
 #include "cp_addrmap.h"
 #include "cp_children.h"
 #include "cp_context_store.h"
+#include "cp_heap.h"
 #include "cp_hugemem.h"
 
 #define BUCKET_SLOTS 12
@@ -31,7 +32,7 @@ typedef struct {
 } Recent;
 static Recent* recent;        /* carved: lives as long as the tool */
 
-static void*   allocated;     /* buckets' block, for VG_(free) */
+static void*   allocated;     /* buckets' block, for cp_heap_free */
 static Bucket* buckets;
 static UWord   bucket_mask, n_entries;
 

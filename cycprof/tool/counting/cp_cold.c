@@ -6,6 +6,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_array.h"
 #include "cp_cold.h"
+#include "cp_heap.h"
 #include "cp_options.h"
 #include "cp_owners.h"
 #include "cp_densespace.h"
@@ -116,7 +117,7 @@ void cp_cold_grow(Context* ctx, UInt len)
    ULong carved;
    tl_assert(len <= CP_OWNER_MAX_COUNTERS);
    block = limit ? grow_in_space(block, old_len + 1, len + 1)
-                 : VG_(realloc)("cp.ctx.dense", block,
+                 : cp_heap_realloc("cp.ctx.dense", block,
                                 (len + 1) * sizeof(ULong));
    if (old_len == 0) block[0] = 0;   /* no packed copy yet */
    ctx->dense = block + 1;
@@ -152,7 +153,7 @@ const ULong* cp_cold_view(const Context* ctx, UInt* len)
       view_len = cp_packed_len(ctx->packed);
       if (view_len > view_capacity) {
          view_capacity = view_len;
-         view = VG_(realloc)("cp.cold.view", view,
+         view = cp_heap_realloc("cp.cold.view", view,
                              view_capacity * sizeof(ULong));
       }
       cp_packed_decode(ctx->packed, view);

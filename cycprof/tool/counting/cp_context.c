@@ -11,6 +11,7 @@
 #include "cp_collect_state.h"
 #include "cp_context.h"
 #include "cp_counters.h"
+#include "cp_heap.h"
 #include "cp_options.h"
 #include "cp_owners.h"
 #include "cp_packed.h"
@@ -58,7 +59,7 @@ static void table_init(ChainTable* t, UWord n)
 {
    t->n_buckets = n;
    t->n_items = 0;
-   t->buckets = VG_(calloc)("cp.ctx.table", n, sizeof(void*));
+   t->buckets = cp_heap_calloc("cp.ctx.table", n, sizeof(void*));
 }
 
 static UWord edge_entry_hash(const void* entry)
@@ -83,7 +84,7 @@ static void grow_folds(ChainTable* t)
       }
    }
    bigger.n_items = t->n_items;
-   VG_(free)(t->buckets);
+   cp_heap_free(t->buckets);
    *t = bigger;
 }
 
@@ -131,7 +132,7 @@ static void fix_owner(UInt fn_id, Addr fn)
    if (fn_id >= fn_owners_capacity) {
       UInt old = fn_owners_capacity;
       fn_owners_capacity = fn_id < 512 ? 1024 : 2 * fn_id;
-      cp_context_fn_owners = VG_(realloc)("cp.ctx.owners",
+      cp_context_fn_owners = cp_heap_realloc("cp.ctx.owners",
                                           cp_context_fn_owners,
                                           fn_owners_capacity * sizeof(UInt));
       VG_(memset)(cp_context_fn_owners + old, 0,
@@ -292,10 +293,10 @@ static void grow_cost_centers(ForeignTable* t)
    CostCenter* old = t->ccs;
    UInt k, n = t->capacity;
    t->capacity = n ? 2 * n : 4;
-   t->ccs = VG_(calloc)("cp.ctx.ccs", t->capacity, sizeof(CostCenter));
+   t->ccs = cp_heap_calloc("cp.ctx.ccs", t->capacity, sizeof(CostCenter));
    for (k = 0; k < n; k++)
       if (old[k].sb_key) t->ccs[slot_of(t, old[k].sb_key)] = old[k];
-   if (old) VG_(free)(old);
+   if (old) cp_heap_free(old);
 }
 
 ULong* cp_counters(Context* ctx, SBInfo* sb)

@@ -11,6 +11,7 @@
 #include "cp_cold.h"
 #include "cp_context.h"
 #include "cp_costs.h"
+#include "cp_heap.h"
 #include "cp_owners.h"
 #include "cp_sbinfo.h"
 
@@ -116,13 +117,13 @@ typedef struct {
 static void owner_exits_init(OwnerExits* e, const SuperblockRuns* r)
 {
    UInt n = cp_owner_count(), o, pos, first, end, k, all = 0;
-   e->base = VG_(malloc)("cp.costs.base", (n + 1) * sizeof(UInt));
+   e->base = cp_heap_malloc("cp.costs.base", (n + 1) * sizeof(UInt));
    for (o = 1; o <= n; o++) {
       e->base[o] = all;
       all += cp_owner(o)->n_counters;
    }
-   e->exit_at = VG_(malloc)("cp.costs.exitat", (all + 1) * sizeof(UInt));
-   e->ninstrs = VG_(malloc)("cp.costs.ninstrs", (all + 1) * sizeof(UShort));
+   e->exit_at = cp_heap_malloc("cp.costs.exitat", (all + 1) * sizeof(UInt));
+   e->ninstrs = cp_heap_malloc("cp.costs.ninstrs", (all + 1) * sizeof(UShort));
    for (o = 1; o <= n; o++) {
       const Owner* ow = cp_owner(o);
       UInt* exit_at = e->exit_at + e->base[o];
@@ -141,9 +142,9 @@ static void owner_exits_init(OwnerExits* e, const SuperblockRuns* r)
 
 static void owner_exits_free(OwnerExits* e)
 {
-   VG_(free)(e->base);
-   VG_(free)(e->exit_at);
-   VG_(free)(e->ninstrs);
+   cp_heap_free(e->base);
+   cp_heap_free(e->exit_at);
+   cp_heap_free(e->ninstrs);
 }
 
 /* ctx's counts in its owner's array: into r->runs; returns their cost.
@@ -171,11 +172,11 @@ void cp_superblock_runs(SuperblockRuns* r, ULong* self)
    const SBInfo* sb;
    const ULong* counts;
    OwnerExits e;
-   r->first = VG_(malloc)("cp.costs.first", (n_sbs + 1) * sizeof(UInt));
+   r->first = cp_heap_malloc("cp.costs.first", (n_sbs + 1) * sizeof(UInt));
    r->first[0] = 0;
    for (k = 0; k < n_sbs; k++)
       r->first[k + 1] = r->first[k] + cp_sbinfo_at(k)->n_exits;
-   r->runs = VG_(calloc)("cp.costs.runs", r->first[n_sbs] + 1, sizeof(ULong));
+   r->runs = cp_heap_calloc("cp.costs.runs", r->first[n_sbs] + 1, sizeof(ULong));
    owner_exits_init(&e, r);
    for (id = 1; id <= n; id++) {
       const Context* ctx = cp_context_by_id(id);
@@ -197,8 +198,8 @@ void cp_superblock_runs(SuperblockRuns* r, ULong* self)
 
 void cp_superblock_runs_free(SuperblockRuns* r)
 {
-   VG_(free)(r->first);
-   VG_(free)(r->runs);
+   cp_heap_free(r->first);
+   cp_heap_free(r->runs);
 }
 
 ULong cp_counts_total(const SBInfo* sb, const ULong* counts)
@@ -244,7 +245,7 @@ ULong cp_context_self_total(const Context* ctx)
 
 void cp_addrcostlist_free(AddrCostList* list)
 {
-   VG_(free)(list->items);
+   cp_heap_free(list->items);
    list->items = NULL;
    list->used = list->capacity = 0;
 }

@@ -3,6 +3,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
+#include "cp_heap.h"
 #include "cp_owners.h"
 
 
@@ -15,7 +16,7 @@ static UInt new_owner(Addr fn)
 {
    if (n_owners + 1 >= owners_capacity) {
       owners_capacity = owners_capacity ? 2 * owners_capacity : 64;
-      owners = VG_(realloc)("cp.owners", owners,
+      owners = cp_heap_realloc("cp.owners", owners,
                             owners_capacity * sizeof(Owner));
    }
    n_owners++;
@@ -72,7 +73,7 @@ void cp_owner_take(UInt id, SBInfo* sb)
    sb->local = o->n_counters;
    if (o->n_counters + sb->n_exits > o->counters_capacity) {
       o->counters_capacity = 2 * (o->n_counters + sb->n_exits);
-      o->sb_at = VG_(realloc)("cp.owners.sbat", o->sb_at,
+      o->sb_at = cp_heap_realloc("cp.owners.sbat", o->sb_at,
                               o->counters_capacity * sizeof(UInt));
    }
    while (o->n_counters < sb->local + sb->n_exits)

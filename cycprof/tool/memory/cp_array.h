@@ -3,7 +3,7 @@
 #define CP_ARRAY_H
 
 #include "pub_tool_basics.h"
-#include "pub_tool_mallocfree.h"
+#include "cp_heap.h"
 
 /* items, `used` elements of `size` bytes in room for *capacity, with
  * room for one more: twice the room when full, `first` elements at
@@ -13,7 +13,7 @@ static inline void* cp_room_for_one(const HChar* cc, void* items, UInt used,
 {
    if (used < *capacity) return items;
    *capacity = *capacity ? 2 * *capacity : first;
-   return VG_(realloc)(cc, items, (SizeT)*capacity * size);
+   return cp_heap_realloc(cc, items, (SizeT)*capacity * size);
 }
 
 #endif

@@ -4,6 +4,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_densespace.h"
+#include "cp_heap.h"
 #include "cp_hugemem.h"
 
 #define CHUNK_WORDS (1u << 17)   /* 1 MiB */
@@ -40,7 +41,7 @@ static Chunk* new_chunk(UInt words)
       c->words = CHUNK_WORDS;
       return c;
    }
-   c = VG_(malloc)("cp.densespace", sizeof(Chunk) + (SizeT)words * sizeof(ULong));
+   c = cp_heap_malloc("cp.densespace", sizeof(Chunk) + (SizeT)words * sizeof(ULong));
    c->words = words;
    return c;
 }
@@ -94,7 +95,7 @@ void cp_densespace_end_sweep(void)
          c->next = recycled;
          recycled = c;
       } else {
-         VG_(free)(c);
+         cp_heap_free(c);
       }
       c = next;
    }

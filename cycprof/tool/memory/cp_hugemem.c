@@ -12,6 +12,7 @@
  * not used again. */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_hugemem.h"
@@ -104,6 +105,9 @@ static void new_region(SizeT at_least)
       mapped = VG_(malloc)("cp.hugemem.region", want);
       VG_(memset)(mapped, 0, want);
    }
+   /* cp_hugemem_owns must know every region the heap carves from. */
+   if (n_regions == MAX_REGIONS)
+      VG_(tool_panic)("cycprof: its tables took more than 64 reservations of address space");
    /* The rest of the old one stays unused: its huge page may be resident
     * whole, so give its pages back. */
    if (left) cp_sys_release_pages(next, left);
@@ -112,7 +116,7 @@ static void new_region(SizeT at_least)
    r.start = mapped;
    r.bytes = want;
    if (advising) advise(&r);
-   if (n_regions < MAX_REGIONS) regions[n_regions++] = r;
+   regions[n_regions++] = r;
 }
 
 static void* carve(SizeT bytes, UWord align)
@@ -141,21 +145,29 @@ void* cp_hugemem_carve_aligned(SizeT bytes)
    return carve(align_up(bytes, 8), HUGE_PAGE);
 }
 
+void* cp_hugemem_carve_at(SizeT bytes, UWord align)
+{
+   return carve(align_up(bytes, 8), align);
+}
+
+Bool cp_hugemem_owns(const void* p)
+{
+   UInt i;
+   for (i = n_regions; i > 0; i--)
+      if (inside(&regions[i - 1], p)) return True;
+   return False;
+}
+
 void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block)
 {
-   void* table;
-   if (bytes >= HUGE_PAGE && n_tables < MAX_TABLES) {
-      table = cp_hugemem_carve_aligned(bytes);
-      tables[n_tables].start = table;
-      tables[n_tables].bytes = bytes;
-      n_tables++;
-      *block = table;
-      return table;
-   }
-   *block = VG_(malloc)(cost_centre, bytes + CACHE_LINE);
-   table = (void*)align_up((UWord)*block, CACHE_LINE);
-   VG_(memset)(table, 0, bytes);
-   took(bytes);
+   Bool huge = bytes >= HUGE_PAGE;
+   void* table = carve(align_up(bytes, 8), huge ? HUGE_PAGE : CACHE_LINE);
+   (void)cost_centre;
+   tl_assert(n_tables < MAX_TABLES);
+   tables[n_tables].start = table;
+   tables[n_tables].bytes = bytes;
+   n_tables++;
+   *block = table;
    return table;
 }
 
@@ -169,5 +181,5 @@ void cp_hugemem_table_free(void* block)
       tables[i] = tables[--n_tables];
       return;
    }
-   VG_(free)(block);
+   tl_assert2(0, "cp_hugemem_table_free: %p is no table", block);
 }

@@ -30,6 +30,12 @@ void* cp_hugemem_carve(SizeT bytes);
  * the tool. */
 void* cp_hugemem_carve_aligned(SizeT bytes);
 
+/* The same, aligned to align (a power of two): the heap's (cp_heap.c). */
+void* cp_hugemem_carve_at(SizeT bytes, UWord align);
+
+/* Whether p lies in memory carved here. */
+Bool cp_hugemem_owns(const void* p);
+
 /* bytes of zeroed memory for a table that is freed whole: aligned to
  * 2 MiB and advised when it spans a huge page, else to a cache line.
  * cp_hugemem_table_free(*block) gives it back. */

@@ -4,6 +4,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
 #include "cp_array.h"
+#include "cp_heap.h"
 #include "cp_intern.h"
 
 static UWord slot_of(const Interner* t, Addr a)
@@ -18,17 +19,17 @@ static void grow_slots(Interner* t)
 {
    UInt k;
    t->mask = 2 * t->mask + 1;
-   VG_(free)(t->slots);
-   t->slots = VG_(calloc)("cp.intern", t->mask + 1, sizeof(UInt));
+   cp_heap_free(t->slots);
+   t->slots = cp_heap_calloc("cp.intern", t->mask + 1, sizeof(UInt));
    for (k = 0; k < t->n; k++) t->slots[slot_of(t, t->values[k])] = k + 1;
 }
 
 void cp_intern_init(Interner* t)
 {
    t->capacity = 256;
-   t->values = VG_(malloc)("cp.intern", t->capacity * sizeof(Addr));
+   t->values = cp_heap_malloc("cp.intern", t->capacity * sizeof(Addr));
    t->mask = 511;
-   t->slots = VG_(calloc)("cp.intern", t->mask + 1, sizeof(UInt));
+   t->slots = cp_heap_calloc("cp.intern", t->mask + 1, sizeof(UInt));
    t->n = 0;
    cp_intern(t, 0);
 }

@@ -3,6 +3,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_heap.h"
 #include "cp_hugemem.h"
 #include "cp_packed.h"
 
@@ -121,7 +122,7 @@ UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
    UInt i, n_nonzero = 0, gap = 0;
    if (worst > scratch_capacity) {
       scratch_capacity = worst > 4096 ? worst : 4096;
-      scratch = VG_(realloc)("cp.packed.scratch", scratch, scratch_capacity);
+      scratch = cp_heap_realloc("cp.packed.scratch", scratch, scratch_capacity);
    }
    for (i = 0; i < len; i++) n_nonzero += dense[i] != 0;
    p = put_varint(scratch, len);

@@ -3,6 +3,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_array.h"
+#include "cp_heap.h"
 #include "cp_strtab.h"
 
 struct StrTab {
@@ -22,11 +23,11 @@ static UWord hash_string(const HChar* s)
 
 StrTab* cp_strtab_new(void)
 {
-   StrTab* t = VG_(calloc)("cp.strtab", 1, sizeof(StrTab));
+   StrTab* t = cp_heap_calloc("cp.strtab", 1, sizeof(StrTab));
    t->capacity = 256;
-   t->strings = VG_(malloc)("cp.strtab.strings", t->capacity * sizeof(HChar*));
+   t->strings = cp_heap_malloc("cp.strtab.strings", t->capacity * sizeof(HChar*));
    t->n_slots = 512;
-   t->slots = VG_(calloc)("cp.strtab.slots", t->n_slots, sizeof(UInt));
+   t->slots = cp_heap_calloc("cp.strtab.slots", t->n_slots, sizeof(UInt));
    return t;
 }
 
@@ -41,9 +42,9 @@ static UInt* slot_for(const StrTab* t, const HChar* s)
 static void rehash(StrTab* t)
 {
    UInt id;
-   VG_(free)(t->slots);
+   cp_heap_free(t->slots);
    t->n_slots *= 2;
-   t->slots = VG_(calloc)("cp.strtab.slots", t->n_slots, sizeof(UInt));
+   t->slots = cp_heap_calloc("cp.strtab.slots", t->n_slots, sizeof(UInt));
    for (id = 1; id <= t->count; id++)
       *slot_for(t, t->strings[id]) = id;
 }
@@ -56,7 +57,7 @@ UInt cp_strtab_intern(StrTab* t, const HChar* s)
    t->strings = cp_room_for_one("cp.strtab.strings", t->strings,
                                 t->count + 1, &t->capacity, sizeof(HChar*),
                                 256);
-   t->strings[++t->count] = VG_(strdup)("cp.strtab.s", s);
+   t->strings[++t->count] = cp_heap_strdup("cp.strtab.s", s);
    *slot = t->count;
    if (2 * t->count > t->n_slots) rehash(t);
    return t->count;
@@ -75,8 +76,8 @@ UInt cp_strtab_count(const StrTab* t)
 void cp_strtab_free(StrTab* t)
 {
    UInt id;
-   for (id = 1; id <= t->count; id++) VG_(free)(t->strings[id]);
-   VG_(free)(t->strings);
-   VG_(free)(t->slots);
-   VG_(free)(t);
+   for (id = 1; id <= t->count; id++) cp_heap_free(t->strings[id]);
+   cp_heap_free(t->strings);
+   cp_heap_free(t->slots);
+   cp_heap_free(t);
 }

@@ -3,6 +3,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_heap.h"
 #include "cp_wordmap.h"
 
 UWord cp_hash_word(UWord w)
@@ -22,8 +23,8 @@ static void make_slots(WordMap* m, UWord capacity)
 {
    m->capacity = capacity;
    m->used = 0;
-   m->keys = VG_(calloc)("cp.wordmap.keys", capacity, sizeof(UWord));
-   m->values = VG_(malloc)("cp.wordmap.values", capacity * m->value_bytes);
+   m->keys = cp_heap_calloc("cp.wordmap.keys", capacity, sizeof(UWord));
+   m->values = cp_heap_malloc("cp.wordmap.values", capacity * m->value_bytes);
 }
 
 static UWord capacity_for(const WordMap* m, UWord n)
@@ -55,8 +56,8 @@ static void rehash_to(WordMap* m, UWord capacity)
                      m->value_bytes);
       }
    bigger.used = m->used;
-   VG_(free)(m->keys);
-   VG_(free)(m->values);
+   cp_heap_free(m->keys);
+   cp_heap_free(m->values);
    *m = bigger;
 }
 
@@ -82,8 +83,8 @@ UWord cp_wordmap_add(WordMap* m, UWord key, Bool* added)
 
 void cp_wordmap_free(WordMap* m)
 {
-   VG_(free)(m->keys);
-   VG_(free)(m->values);
+   cp_heap_free(m->keys);
+   cp_heap_free(m->values);
    m->keys = NULL;
    m->values = NULL;
    m->capacity = m->used = 0;

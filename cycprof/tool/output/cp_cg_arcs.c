@@ -7,6 +7,7 @@
 #include "cp_array.h"
 #include "cp_cg_arcs.h"
 #include "cp_context.h"
+#include "cp_heap.h"
 
 /* One context of the current chain, and where its walk stands. */
 typedef struct {
@@ -50,16 +51,16 @@ static void grow_keys(ArcWalk* w)
    UInt* old_index = w->key_index;
    UInt k, old = w->key_capacity;
    w->key_capacity = old ? 2 * old : 1024;
-   w->keys = VG_(calloc)("cp.arcs.keys", w->key_capacity, sizeof(ULong));
-   w->key_index = VG_(malloc)("cp.arcs.kidx", w->key_capacity * sizeof(UInt));
+   w->keys = cp_heap_calloc("cp.arcs.keys", w->key_capacity, sizeof(ULong));
+   w->key_index = cp_heap_malloc("cp.arcs.kidx", w->key_capacity * sizeof(UInt));
    for (k = 0; k < old; k++)
       if (old_keys[k]) {
          UWord s = key_slot(w, old_keys[k]);
          w->keys[s] = old_keys[k];
          w->key_index[s] = old_index[k];
       }
-   if (old_keys) VG_(free)(old_keys);
-   if (old_index) VG_(free)(old_index);
+   if (old_keys) cp_heap_free(old_keys);
+   if (old_index) cp_heap_free(old_index);
 }
 
 static Int function_index(ArcWalk* w, ULong key)
@@ -71,7 +72,7 @@ static Int function_index(ArcWalk* w, ULong key)
       if (w->n_keys == w->outer_capacity) {
          UInt k, old = w->outer_capacity;
          w->outer_capacity = old ? 2 * old : 1024;
-         w->outer_depth = VG_(realloc)("cp.arcs.outer", w->outer_depth,
+         w->outer_depth = cp_heap_realloc("cp.arcs.outer", w->outer_depth,
                                        w->outer_capacity * sizeof(Int));
          for (k = old; k < w->outer_capacity; k++) w->outer_depth[k] = -1;
       }
@@ -102,10 +103,10 @@ static void link_children(ArcWalk* w, UInt n)
 ArcWalk* cp_arcs_begin(ULong* inclusive)
 {
    UInt n = cp_context_count();
-   ArcWalk* w = VG_(calloc)("cp.arcs", 1, sizeof(ArcWalk));
+   ArcWalk* w = cp_heap_calloc("cp.arcs", 1, sizeof(ArcWalk));
    w->arc = inclusive;
-   w->first_child = VG_(calloc)("cp.arcs.child", n + 1, sizeof(UInt));
-   w->next_sibling = VG_(calloc)("cp.arcs.sib", n + 1, sizeof(UInt));
+   w->first_child = cp_heap_calloc("cp.arcs.child", n + 1, sizeof(UInt));
+   w->next_sibling = cp_heap_calloc("cp.arcs.sib", n + 1, sizeof(UInt));
    link_children(w, n);
    return w;
 }
@@ -171,11 +172,11 @@ Bool cp_arcs_active(ArcWalk* w, ULong fn_key)
 
 void cp_arcs_finish(ArcWalk* w)
 {
-   VG_(free)(w->first_child);
-   VG_(free)(w->next_sibling);
-   VG_(free)(w->path);
-   VG_(free)(w->keys);
-   VG_(free)(w->key_index);
-   VG_(free)(w->outer_depth);
-   VG_(free)(w);
+   cp_heap_free(w->first_child);
+   cp_heap_free(w->next_sibling);
+   cp_heap_free(w->path);
+   cp_heap_free(w->keys);
+   cp_heap_free(w->key_index);
+   cp_heap_free(w->outer_depth);
+   cp_heap_free(w);
 }

@@ -13,6 +13,7 @@
 #include "cp_array.h"
 #include "cp_cg_naming.h"
 #include "cp_context.h"
+#include "cp_heap.h"
 #include "cp_objects.h"
 
 typedef struct NamedEntry {
@@ -34,7 +35,7 @@ void cp_naming_free(Naming* n)
 {
    cp_addrmap_free(&n->unnamed_ids);
    cp_addrmap_free(&n->entry_index);
-   VG_(free)(n->entries);
+   cp_heap_free(n->entries);
 }
 
 Bool cp_naming_has_symbol(const Naming* n, SrcPos p)

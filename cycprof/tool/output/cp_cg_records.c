@@ -21,6 +21,7 @@
 #include "cp_cg_records.h"
 #include "cp_context.h"
 #include "cp_costs.h"
+#include "cp_heap.h"
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_owner_purity.h"
@@ -77,11 +78,11 @@ static void grow_records(RecordList* l)
 {
    UInt k;
    l->capacity = l->capacity ? 2 * l->capacity : 4096;
-   l->items = VG_(realloc)("cp.cg.records", l->items,
+   l->items = cp_heap_realloc("cp.cg.records", l->items,
                            l->capacity * sizeof(Record));
-   VG_(free)(l->index);
+   cp_heap_free(l->index);
    l->index_size = 2 * l->capacity;
-   l->index = VG_(calloc)("cp.cg.index", l->index_size, sizeof(UInt));
+   l->index = cp_heap_calloc("cp.cg.index", l->index_size, sizeof(UInt));
    for (k = 0; k < l->used; k++) *index_slot(l, &l->items[k]) = k + 1;
 }
 
@@ -220,7 +221,7 @@ static void collect_self_costs(Naming* nm, RecordList* l,
       /* Kept for the per-context pass, which looks at each instruction
        * of these superblocks once per context. */
       if (info->kind != OneFunction) {
-         info->instr_pos = VG_(malloc)("cp.cg.instrpos",
+         info->instr_pos = cp_heap_malloc("cp.cg.instrpos",
                                        sb->n_instrs * sizeof(SrcPos));
          VG_(memcpy)(info->instr_pos, at, sb->n_instrs * sizeof(SrcPos));
       }
@@ -415,9 +416,9 @@ static UInt collect_context_costs(Naming* nm, RecordList* l,
             new_call(l, frame, f.items[k].first, f.items[k].code,
                      f.items[k].first, calls ? calls : 1, f.items[k].cost);
    }
-   VG_(free)(f.items);
-   VG_(free)(ran.items);
-   VG_(free)(bases.items);
+   cp_heap_free(f.items);
+   cp_heap_free(ran.items);
+   cp_heap_free(bases.items);
    cp_purity_free(&purity);
    cp_arcs_finish(w);
    return skipped;
@@ -461,15 +462,15 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
                cp_naming_function_at(nm, cp_context_fn(c)),
                cp_context_fn(c), cp_context_calls(c), arc[id]);
    }
-   VG_(free)(ran.items);
-   VG_(free)(bases.items);
+   cp_heap_free(ran.items);
+   cp_heap_free(bases.items);
 }
 
 void cp_cg_collect(StrTab* names, ULong* inclusive,
                    const SuperblockRuns* runs, RecordList* l)
 {
    UInt k, n_sbs = cp_sbinfo_count();
-   SuperblockFunction* sb_fn = VG_(calloc)("cp.cg.sbfn", n_sbs + 1,
+   SuperblockFunction* sb_fn = cp_heap_calloc("cp.cg.sbfn", n_sbs + 1,
                                            sizeof(SuperblockFunction));
    Naming nm;
    /* Wall ms at the end of each step, for --stats=yes. */
@@ -487,17 +488,17 @@ void cp_cg_collect(StrTab* names, ULong* inclusive,
       VG_(dmsg)("cycprof: callgrind file: self costs %llu ms, contexts "
                 "%llu ms (%u of only their frame's function), calls %llu "
                 "ms\n", ms[1] - ms[0], ms[2] - ms[1], pure, ms[3] - ms[2]);
-   for (k = 0; k < n_sbs; k++) VG_(free)(sb_fn[k].instr_pos);
-   VG_(free)(sb_fn);
+   for (k = 0; k < n_sbs; k++) cp_heap_free(sb_fn[k].instr_pos);
+   cp_heap_free(sb_fn);
    cp_naming_free(&nm);
-   VG_(free)(l->index);
+   cp_heap_free(l->index);
    l->index = NULL;
    VG_(ssort)(l->items, l->used, sizeof(Record), record_order);
 }
 
 void cp_cg_records_free(RecordList* l)
 {
-   VG_(free)(l->items);
+   cp_heap_free(l->items);
    l->items = NULL;
    l->used = l->capacity = 0;
 }

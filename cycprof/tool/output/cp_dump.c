@@ -15,6 +15,7 @@
 #include "cp_callstack.h"
 #include "cp_cold.h"
 #include "cp_collect.h"
+#include "cp_heap.h"
 #include "cp_parts.h"
 #include "cp_regions.h"
 #include "cp_context.h"
@@ -47,7 +48,7 @@ static void expand_output_names(void)
                                          cp_opts.pprof_out_file);
    } else {
       SizeT n = VG_(strlen)(callgrind_path) + 8;
-      pprof_path = VG_(malloc)("cp.dump.pprof", n);
+      pprof_path = cp_heap_malloc("cp.dump.pprof", n);
       VG_(snprintf)(pprof_path, n, "%s.pb.gz", callgrind_path);
    }
 }
@@ -59,15 +60,15 @@ void cp_dump_init(void)
 
 void cp_dump_after_fork(void)
 {
-   VG_(free)(callgrind_path);
-   VG_(free)(pprof_path);
+   cp_heap_free(callgrind_path);
+   cp_heap_free(pprof_path);
    expand_output_names();
 }
 
 /* The profiled command line, as callgrind's "cmd:" shows it. */
 static HChar* command_line(void)
 {
-   XArray* buf = VG_(newXA)(VG_(malloc), "cp.dump.cmd", VG_(free), 1);
+   XArray* buf = VG_(newXA)(cp_heap_malloc, "cp.dump.cmd", cp_heap_free, 1);
    Word i;
    HChar* s;
    VG_(addBytesToXA)(buf, VG_(args_the_exename),
@@ -78,7 +79,7 @@ static HChar* command_line(void)
       VG_(addBytesToXA)(buf, arg, VG_(strlen)(arg));
    }
    VG_(addBytesToXA)(buf, "", 1);
-   s = VG_(strdup)("cp.dump.cmd", VG_(indexXA)(buf, 0));
+   s = cp_heap_strdup("cp.dump.cmd", VG_(indexXA)(buf, 0));
    VG_(deleteXA)(buf);
    for (i = 0; s[i]; i++)
       if (s[i] == '\n' || s[i] == '\t') s[i] = ' ';
@@ -92,7 +93,7 @@ static HChar* command_line(void)
 static ULong* inclusive_costs(ULong* total, SuperblockRuns* runs)
 {
    UInt id, n = cp_context_count();
-   ULong* incl = VG_(calloc)("cp.dump.incl", n + 1, sizeof(ULong));
+   ULong* incl = cp_heap_calloc("cp.dump.incl", n + 1, sizeof(ULong));
    ULong start_ms = cp_sys_now_ms();
    cp_superblock_runs(runs, incl);
    if (VG_(clo_stats))
@@ -120,7 +121,7 @@ static Bool plan_destination(const HChar* path, Destination* d)
    SizeT n;
    if (!cp_outtarget_resolve(path, &d->target)) return False;
    n = VG_(strlen)(d->target.path) + 32;
-   d->staged = VG_(malloc)("cp.dump.staged", n);
+   d->staged = cp_heap_malloc("cp.dump.staged", n);
    if (d->target.in_place)
       VG_(strcpy)(d->staged, d->target.path);
    else
@@ -132,7 +133,7 @@ static Bool plan_destination(const HChar* path, Destination* d)
 static void free_destination(Destination* d)
 {
    cp_outtarget_free(&d->target);
-   VG_(free)(d->staged);
+   cp_heap_free(d->staged);
 }
 
 /* The dump lives beside a regular target; a device's directory is no
@@ -165,7 +166,7 @@ static void report_memory(void)
 static HChar* stacks_dump_path(const Destination* pb, Int pid)
 {
    SizeT n = VG_(strlen)(pb->target.path) + VG_(strlen)(VG_(tmpdir)()) + 48;
-   HChar* dump = VG_(malloc)("cp.dump.stacks", n);
+   HChar* dump = cp_heap_malloc("cp.dump.stacks", n);
    if (pb->target.in_place)
       VG_(snprintf)(dump, n, "%s/cycprof.%d.stacks", VG_(tmpdir)(), pid);
    else
@@ -234,8 +235,8 @@ static Bool write_pprof(const Destination* pb, const SuperblockRuns* runs,
       if (!cp_opts.keep_stacks) VG_(unlink)(dump);
    }
    if (!ok && !pb->target.in_place) VG_(unlink)(pb->staged);
-   VG_(free)(f.helper);
-   VG_(free)(dump);
+   cp_heap_free(f.helper);
+   cp_heap_free(dump);
    return ok;
 }
 
@@ -258,7 +259,7 @@ static Int start_pprof_writer(const Destination* pb,
       /* The exit's peak is the larger of its resident size and the
        * parent's: it lets go of what only the callgrind file reads. */
       cp_sys_forget_client_memory();
-      VG_(free)(*incl);
+      cp_heap_free(*incl);
       *incl = NULL;
    }
    *ok = write_pprof(pb, runs, total, cmd, pid);
@@ -306,19 +307,19 @@ static void publish_both(const Destination* cg, Bool* cg_ok,
                          const Destination* pb, Bool* pb_ok)
 {
    const Destination* first = *cg_ok ? cg : pb;
-   HChar* dir = VG_(strdup)("cp.dump.dir", VG_(dirname)(first->target.path));
+   HChar* dir = cp_heap_strdup("cp.dump.dir", VG_(dirname)(first->target.path));
    Int lock = cp_sys_lock_dir(dir);
    if (*cg_ok) *cg_ok = publish(cg, "cannot write");
    if (*pb_ok) *pb_ok = publish(pb, "no pprof profile");
    cp_sys_unlock_dir(lock);
-   VG_(free)(dir);
+   cp_heap_free(dir);
 }
 
 /* A dump's ".N" goes before the pprof name's ".pb.gz". */
 static HChar* with_suffix(const HChar* path, const HChar* suffix)
 {
    SizeT n = VG_(strlen)(path), k = VG_(strlen)(suffix);
-   HChar* s = VG_(malloc)("cp.dump.name", n + k + 1);
+   HChar* s = cp_heap_malloc("cp.dump.name", n + k + 1);
    SizeT at = n >= 6 && VG_(strcmp)(path + n - 6, ".pb.gz") == 0 ? n - 6 : n;
    VG_(memcpy)(s, path, at);
    VG_(memcpy)(s + at, suffix, k);
@@ -336,8 +337,8 @@ static void report_written(Written* w)
 {
    if (w->cg) VG_(umsg)("cycprof: wrote %s\n", w->cg);
    if (w->pb) VG_(umsg)("cycprof: wrote %s\n", w->pb);
-   if (w->cg) VG_(free)(w->cg);
-   if (w->pb) VG_(free)(w->pb);
+   if (w->cg) cp_heap_free(w->cg);
+   if (w->pb) cp_heap_free(w->pb);
 }
 
 /* The callgrind file and the pprof profile of the counts so far, each
@@ -386,14 +387,14 @@ static ULong write_outputs(const HChar* suffix, Written* w)
    if (writer > 0) pb_ok = pprof_writer_succeeded(writer, &pb);
    if (cg_ok || pb_ok) publish_both(&cg, &cg_ok, &pb, &pb_ok);
 
-   if (cg_ok) w->cg = VG_(strdup)("cp.dump.wrote", cg.target.path);
-   if (pb_ok) w->pb = VG_(strdup)("cp.dump.wrote", pb.target.path);
+   if (cg_ok) w->cg = cp_heap_strdup("cp.dump.wrote", cg.target.path);
+   if (pb_ok) w->pb = cp_heap_strdup("cp.dump.wrote", pb.target.path);
    if (cg.staged) free_destination(&cg);
    if (have_pb) free_destination(&pb);
-   VG_(free)(cg_path);
-   VG_(free)(pb_path);
-   VG_(free)(cmd);
-   if (incl) VG_(free)(incl);
+   cp_heap_free(cg_path);
+   cp_heap_free(pb_path);
+   cp_heap_free(cmd);
+   if (incl) cp_heap_free(incl);
    cp_superblock_runs_free(&runs);
    return total;
 }
@@ -447,7 +448,7 @@ void cp_dump_all(void)
    report_written(&w);
    if (ff) {
       VG_(umsg)("cycprof: wrote %s\n", ff);
-      VG_(free)(ff);
+      cp_heap_free(ff);
    }
    if (VG_(clo_stats))
       VG_(dmsg)("cycprof: %u contexts, %u superblocks, %s bytes of "

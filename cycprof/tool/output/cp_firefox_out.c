@@ -11,6 +11,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "cp_firefox_out.h"
+#include "cp_heap.h"
 #include "cp_helper.h"
 #include "cp_options.h"
 #include "cp_sys.h"
@@ -32,7 +33,7 @@ HChar* cp_firefox_write(const HChar* pb_path)
    helper = cp_helper_path();
    /* Beside the pprof profile, which was just written there. */
    n = VG_(strlen)(pb_path) + 32;
-   err_path = VG_(malloc)("cp.ff.err", n);
+   err_path = cp_heap_malloc("cp.ff.err", n);
    VG_(snprintf)(err_path, n, "%s.ff-err.%d", pb_path, VG_(getpid)());
    why[0] = 0;
    pid = VG_(fork)();
@@ -79,16 +80,16 @@ HChar* cp_firefox_write(const HChar* pb_path)
    cp_helper_first_line(err_path, why, sizeof why);
    if (EXITED(status) && EXIT_STATUS(status) == 0) {
       VG_(unlink)(err_path);
-      VG_(free)(err_path);
-      VG_(free)(helper);
+      cp_heap_free(err_path);
+      cp_heap_free(helper);
       return out;
    }
    VG_(umsg)("cycprof: no Firefox profile %s: '%s firefox' failed%s%s\n",
              out, helper, why[0] ? ": " : "", why);
 fail:
    VG_(unlink)(err_path);
-   VG_(free)(err_path);
-   VG_(free)(helper);
-   VG_(free)(out);
+   cp_heap_free(err_path);
+   cp_heap_free(helper);
+   cp_heap_free(out);
    return NULL;
 }

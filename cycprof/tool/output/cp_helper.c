@@ -8,6 +8,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_heap.h"
 #include "cp_helper.h"
 #include "cp_options.h"
 #include "cp_sys.h"
@@ -27,13 +28,13 @@ HChar* cp_helper_path(void)
    const HChar* lib = VG_(getenv)("VALGRIND_LIB");
    HChar buf[4096];
    struct vg_stat st;
-   if (cp_opts.helper) return VG_(strdup)("cp.helper", cp_opts.helper);
+   if (cp_opts.helper) return cp_heap_strdup("cp.helper", cp_opts.helper);
    if (lib) {
       VG_(snprintf)(buf, sizeof buf, "%s/cycprof", lib);
       if (!sr_isError(VG_(stat)(buf, &st)))
-         return VG_(strdup)("cp.helper", buf);
+         return cp_heap_strdup("cp.helper", buf);
    }
-   return VG_(strdup)("cp.helper", CYCPROF_BINDIR "/cycprof");
+   return cp_heap_strdup("cp.helper", CYCPROF_BINDIR "/cycprof");
 }
 
 /* Where a follower reads the dump: the descriptor it inherits. */
@@ -121,10 +122,10 @@ static Bool wait_until(Int pid, ULong deadline_ms, Int* status)
 static void remove_leftovers(const HChar* out, Int helper_pid)
 {
    SizeT n = VG_(strlen)(out) + 32;
-   HChar* tmp = VG_(malloc)("cp.helper.tmp", n);
+   HChar* tmp = cp_heap_malloc("cp.helper.tmp", n);
    VG_(snprintf)(tmp, n, "%s.tmp.%d", out, helper_pid);
    VG_(unlink)(tmp);
-   VG_(free)(tmp);
+   cp_heap_free(tmp);
 }
 
 Bool cp_helper_start(const HChar* helper, const HChar* dump,
@@ -161,7 +162,7 @@ Bool cp_helper_start(const HChar* helper, const HChar* dump,
       }
       dump_fd = sr_Res(sr);
    }
-   run->err_path = VG_(malloc)("cp.helper.err", n);
+   run->err_path = cp_heap_malloc("cp.helper.err", n);
    VG_(snprintf)(run->err_path, n, "%s.err", dump);
    run->pid = VG_(fork)();
    if (run->pid == 0)
@@ -190,7 +191,7 @@ static void close_done_pipe(HelperRun* run)
 static void forget_err_path(HelperRun* run)
 {
    VG_(unlink)(run->err_path);
-   VG_(free)(run->err_path);
+   cp_heap_free(run->err_path);
    run->err_path = NULL;
 }
 

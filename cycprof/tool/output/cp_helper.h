@@ -6,7 +6,7 @@
 #include "pub_tool_basics.h"
 
 /* --cycprof-helper, else beside the tool (the build's vg-lib overlay),
- * else where 'make install' put it.  Free with VG_(free). */
+ * else where 'make install' put it.  Free with cp_heap_free. */
 HChar* cp_helper_path(void);
 
 /* The first line a helper printed into err_path, "" when none. */

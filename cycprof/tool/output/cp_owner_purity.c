@@ -1,6 +1,7 @@
 /* cycprof: owners whose code is all of one function (cp_owner_purity.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_heap.h"
 #include "cp_owner_purity.h"
 #include "cp_owners.h"
 
@@ -11,16 +12,16 @@ void cp_purity_init(OwnerPurity* p, SuperblockOfFunction of,
                     const void* opaque)
 {
    UInt n = cp_owner_count() + 1;
-   p->fn = VG_(calloc)("cp.purity", n, sizeof(ULong));
-   p->state = VG_(calloc)("cp.purity", n, 1);
+   p->fn = cp_heap_calloc("cp.purity", n, sizeof(ULong));
+   p->state = cp_heap_calloc("cp.purity", n, 1);
    p->of = of;
    p->opaque = opaque;
 }
 
 void cp_purity_free(OwnerPurity* p)
 {
-   VG_(free)(p->fn);
-   VG_(free)(p->state);
+   cp_heap_free(p->fn);
+   cp_heap_free(p->state);
 }
 
 static Bool all_of(const OwnerPurity* p, const Owner* o, ULong frame_fn)

@@ -2,6 +2,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_array.h"
+#include "cp_heap.h"
 #include "cp_sbinfo.h"
 #include "cp_st_classes.h"
 
@@ -40,8 +41,8 @@ void cp_st_classes_init(ClassSuperblocks* cs, const SuperblockLocations* sl,
                         const UInt* class_of)
 {
    UInt n_sbs = cp_sbinfo_count(), k, i, e, used = 0, capacity = 1024;
-   cs->first = VG_(malloc)("cp.st.classes", (n_sbs + 1) * sizeof(UInt));
-   cs->at = VG_(malloc)("cp.st.classes.at",
+   cs->first = cp_heap_malloc("cp.st.classes", (n_sbs + 1) * sizeof(UInt));
+   cs->at = cp_heap_malloc("cp.st.classes.at",
                         capacity * sizeof(PrefixLocation));
    for (k = 0; k < n_sbs; k++) {
       const UInt* loc = sl->loc + sl->first[k];
@@ -62,6 +63,6 @@ void cp_st_classes_init(ClassSuperblocks* cs, const SuperblockLocations* sl,
 
 void cp_st_classes_free(ClassSuperblocks* cs)
 {
-   VG_(free)(cs->first);
-   VG_(free)(cs->at);
+   cp_heap_free(cs->first);
+   cp_heap_free(cs->at);
 }

@@ -9,6 +9,7 @@
 #include "cp_array.h"
 #include "cp_context.h"
 #include "cp_costs.h"
+#include "cp_heap.h"
 #include "cp_sbinfo.h"
 #include "cp_st_naming.h"
 
@@ -59,7 +60,7 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
    UInt n_sbs = cp_sbinfo_count(), k, i, n_slots;
    UWord n_ran = 0;
    VG_(memset)(sl, 0, sizeof *sl);
-   sl->facts = VG_(calloc)("cp.st.facts", n_sbs + 1, sizeof(SuperblockFacts));
+   sl->facts = cp_heap_calloc("cp.st.facts", n_sbs + 1, sizeof(SuperblockFacts));
    /* An exit taken in some context has a nonzero sum: the furthest one
     * bounds what ever ran. */
    for (k = 0; k < n_sbs; k++) {
@@ -69,15 +70,15 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
    }
    /* At most that many addresses, and a few call sites and entries. */
    cp_keymap_reserve(&s->ids, n_ran + 1024);
-   sl->first = VG_(malloc)("cp.st.first", (n_sbs + 1) * sizeof(UInt));
+   sl->first = cp_heap_malloc("cp.st.first", (n_sbs + 1) * sizeof(UInt));
    sl->first[0] = 0;
    for (k = 0; k < n_sbs; k++)
       sl->first[k + 1] = sl->first[k] + cp_sbinfo_at(k)->n_instrs;
    n_slots = sl->first[n_sbs] + 1;
-   sl->loc = VG_(calloc)("cp.st.loc", n_slots, sizeof(UInt));
-   sl->named = VG_(malloc)("cp.st.named", n_slots * sizeof(UInt));
-   sl->named_as = VG_(calloc)("cp.st.namedas", n_slots, sizeof(UInt));
-   sl->all_named_as = VG_(calloc)("cp.st.allnamed", n_sbs + 1, sizeof(UInt));
+   sl->loc = cp_heap_calloc("cp.st.loc", n_slots, sizeof(UInt));
+   sl->named = cp_heap_malloc("cp.st.named", n_slots * sizeof(UInt));
+   sl->named_as = cp_heap_calloc("cp.st.namedas", n_slots, sizeof(UInt));
+   sl->all_named_as = cp_heap_calloc("cp.st.allnamed", n_sbs + 1, sizeof(UInt));
    for (k = 0; k < n_sbs; k++) {
       const SBInfo* sb = cp_sbinfo_at(k);
       UInt* loc = sl->loc + sl->first[k];
@@ -88,24 +89,24 @@ void cp_st_locate(LocationSet* s, SuperblockLocations* sl,
    /* Contexts name their frame's function by an interned id: a table
     * by id, not a hash map, for the 4 M contexts of a compiler. */
    sl->n_fn_ids = cp_context_fns.n;
-   sl->frame_of_fn = VG_(calloc)("cp.st.frameof", sl->n_fn_ids + 1,
+   sl->frame_of_fn = cp_heap_calloc("cp.st.frameof", sl->n_fn_ids + 1,
                                  sizeof(UInt));
    sl->n_site_ids = cp_context_sites.n;
-   sl->site_location = VG_(calloc)("cp.st.siteloc", sl->n_site_ids + 1,
+   sl->site_location = cp_heap_calloc("cp.st.siteloc", sl->n_site_ids + 1,
                                    sizeof(UInt));
 }
 
 void cp_st_free(SuperblockLocations* sl)
 {
-   VG_(free)(sl->facts);
-   VG_(free)(sl->first);
-   VG_(free)(sl->loc);
-   VG_(free)(sl->named);
-   VG_(free)(sl->named_as);
-   VG_(free)(sl->all_named_as);
-   VG_(free)(sl->frame);
-   VG_(free)(sl->frame_of_fn);
-   VG_(free)(sl->site_location);
+   cp_heap_free(sl->facts);
+   cp_heap_free(sl->first);
+   cp_heap_free(sl->loc);
+   cp_heap_free(sl->named);
+   cp_heap_free(sl->named_as);
+   cp_heap_free(sl->all_named_as);
+   cp_heap_free(sl->frame);
+   cp_heap_free(sl->frame_of_fn);
+   cp_heap_free(sl->site_location);
 }
 
 FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl,

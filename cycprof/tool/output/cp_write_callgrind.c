@@ -8,6 +8,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_cg_records.h"
 #include "cp_det.h"
+#include "cp_heap.h"
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_outfile.h"
@@ -132,7 +133,7 @@ static void print_top_functions(const RecordList* l, const StrTab* names,
    FunctionCost* fns;
    UInt i, n = 0;
    if (cp_opts.top <= 0 || l->used == 0) return;
-   fns = VG_(malloc)("cp.cg.top", l->used * sizeof(FunctionCost));
+   fns = cp_heap_malloc("cp.cg.top", l->used * sizeof(FunctionCost));
    for (i = 0; i < l->used; i++) {
       const Record* r = &l->items[i];
       if (n == 0 || fns[n - 1].fn.obj != r->at.obj
@@ -153,7 +154,7 @@ static void print_top_functions(const RecordList* l, const StrTab* names,
                 cp_strtab_get(names, fns[i].fn.fn),
                 cp_strtab_get(names, fns[i].fn.obj));
    }
-   VG_(free)(fns);
+   cp_heap_free(fns);
 }
 
 Bool cp_write_callgrind(const HChar* path, ULong* inclusive,
@@ -180,7 +181,7 @@ Bool cp_write_callgrind(const HChar* path, ULong* inclusive,
    nm.out = out;
    nm.names = names;
    for (space = 0; space < 3; space++)
-      nm.defined[space] = VG_(calloc)("cp.cg.defined",
+      nm.defined[space] = cp_heap_calloc("cp.cg.defined",
                                       cp_strtab_count(names) + 1, 1);
    write_header(out, total, cmd);
    write_body(out, &nm, &records);
@@ -193,7 +194,7 @@ Bool cp_write_callgrind(const HChar* path, ULong* inclusive,
                 cp_sys_now_ms() - start_ms);
    print_top_functions(&records, names, total);
 
-   for (space = 0; space < 3; space++) VG_(free)(nm.defined[space]);
+   for (space = 0; space < 3; space++) cp_heap_free(nm.defined[space]);
    cp_cg_records_free(&records);
    cp_strtab_free(names);
    return ok;

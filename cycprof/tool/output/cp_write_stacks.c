@@ -15,6 +15,7 @@
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_det.h"
+#include "cp_heap.h"
 #include "cp_keymap.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
@@ -147,7 +148,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
          cp_st_name_ran_code(s, sl, c, &bases, ran.items[k].sb);
    }
    cp_purity_free(&purity);
-   VG_(free)(ran.items);
+   cp_heap_free(ran.items);
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
       if (id + CP_PREFETCH_AHEAD <= n)
@@ -157,7 +158,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
          cp_st_gather(s, sl, cp_context_parent(c), NULL, &bases);
       callsite_loc[id] = callsite_location(s, sl, c, &bases);
    }
-   VG_(free)(bases.items);
+   cp_heap_free(bases.items);
 }
 
 /* The dump's fields are TAB separated: keep names on one field. */
@@ -331,7 +332,7 @@ static UInt* superblock_functions(const LocationSet* s,
                                   const SuperblockLocations* sl)
 {
    UInt n_sbs = cp_sbinfo_count(), k, i;
-   UInt* fn = VG_(calloc)("cp.st.sbfn", n_sbs + 1, sizeof(UInt));
+   UInt* fn = cp_heap_calloc("cp.st.sbfn", n_sbs + 1, sizeof(UInt));
    for (k = 0; k < n_sbs; k++) {
       const SBInfo* sb = cp_sbinfo_at(k);
       for (i = sl->first[k]; i < sl->first[k + 1]; i++) {
@@ -416,7 +417,7 @@ static UInt frame_function_node(OutFile* out, LocationSet* s,
  * line-level samples, known before any is written. */
 static UInt nodes_with_samples(const Nodes* nd, UInt n)
 {
-   UChar* seen = VG_(calloc)("cp.st.seen", nd->n_nodes + 1, 1);
+   UChar* seen = cp_heap_calloc("cp.st.seen", nd->n_nodes + 1, 1);
    UInt id, count = 0;
    for (id = 1; id <= n; id++) {
       UInt node = nd->node_of[id];
@@ -426,7 +427,7 @@ static UInt nodes_with_samples(const Nodes* nd, UInt n)
       seen[node] = 1;
       count++;
    }
-   VG_(free)(seen);
+   cp_heap_free(seen);
    return count;
 }
 
@@ -439,8 +440,8 @@ static UInt nodes_with_samples(const Nodes* nd, UInt n)
 static void link_contexts(Nodes* nd, UInt n)
 {
    UInt id;
-   nd->first_ctx = VG_(calloc)("cp.st.first", nd->n_nodes + 1, sizeof(UInt));
-   nd->first_foreign = VG_(calloc)("cp.st.ffirst", nd->n_nodes + 1,
+   nd->first_ctx = cp_heap_calloc("cp.st.first", nd->n_nodes + 1, sizeof(UInt));
+   nd->first_foreign = cp_heap_calloc("cp.st.ffirst", nd->n_nodes + 1,
                                    sizeof(UInt));
    nd->next_ctx = nd->node_of;
    nd->next_foreign = nd->frame_node;
@@ -476,7 +477,7 @@ static void write_nodes(OutFile* out, LocationSet* s,
     * before (fresh memory costs page faults). */
    nd->node_of = nd->callsite_loc;
    nd->callsite_loc = NULL;
-   nd->frame_node = VG_(calloc)("cp.st.fnode", n + 1, sizeof(UInt));
+   nd->frame_node = cp_heap_calloc("cp.st.fnode", n + 1, sizeof(UInt));
    nd->n_nodes = 0;
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
@@ -696,14 +697,14 @@ static ULong write_samples(OutFile* out, LocationSet* s,
    UInt node, id, i;
    ULong samples = 0;
    ULong* class_cost = NULL;
-   nc.cost = VG_(calloc)("cp.stacks.nodecosts", s->n_locations + 1,
+   nc.cost = cp_heap_calloc("cp.stacks.nodecosts", s->n_locations + 1,
                          sizeof(ULong));
    if (class_of) {
-      class_cost = VG_(calloc)("cp.stacks.classcosts", s->n_locations + 1,
+      class_cost = cp_heap_calloc("cp.stacks.classcosts", s->n_locations + 1,
                                sizeof(ULong));
       cp_st_classes_init(&classes, sl, class_of);
       nc.classes = &classes;
-      nc.line_stamp = VG_(calloc)("cp.stacks.stamps", s->n_locations + 1,
+      nc.line_stamp = cp_heap_calloc("cp.stacks.stamps", s->n_locations + 1,
                                   sizeof(UInt));
    }
    *line_samples = 0;
@@ -738,14 +739,14 @@ static ULong write_samples(OutFile* out, LocationSet* s,
       }
    }
    cp_addrcostlist_free(&nc.touched);
-   VG_(free)(nc.cost);
-   if (class_cost) VG_(free)(class_cost);
+   cp_heap_free(nc.cost);
+   if (class_cost) cp_heap_free(class_cost);
    if (nc.classes) {
       cp_st_classes_free(&classes);
-      VG_(free)(nc.line_stamp);
+      cp_heap_free(nc.line_stamp);
    }
-   VG_(free)(nc.ran.items);
-   VG_(free)(nc.bases.items);
+   cp_heap_free(nc.ran.items);
+   cp_heap_free(nc.bases.items);
    return samples;
 }
 
@@ -798,12 +799,12 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    cp_locset_init(&s, cp_opts.pprof_by_line);
    cp_st_locate(&s, &sl, runs);
    cpu[1] = VG_(clo_stats) ? cpu_ms() : 0;
-   nd.callsite_loc = VG_(calloc)("cp.st.callsites", cp_context_count() + 1,
+   nd.callsite_loc = cp_heap_calloc("cp.st.callsites", cp_context_count() + 1,
                                  sizeof(UInt));
-   nd.foreign = VG_(calloc)("cp.st.foreign", cp_context_count() + 1, 1);
+   nd.foreign = cp_heap_calloc("cp.st.foreign", cp_context_count() + 1, 1);
    sb_fn = superblock_functions(&s, &sl);
    locate_callsites(&s, &sl, sb_fn, nd.foreign, nd.callsite_loc);
-   VG_(free)(sb_fn);
+   cp_heap_free(sb_fn);
    /* Every address now has its location: the call sites', the frames'
     * entries' (cp_st_frame keeps them per function) and the code's
     * (sl.loc), which is all the nodes and the samples ask about. */
@@ -854,12 +855,12 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
                    cpu[4] - cpu[3]);
    }
 
-   VG_(free)(nd.foreign);
-   VG_(free)(nd.first_ctx);
-   VG_(free)(nd.next_ctx);
-   VG_(free)(nd.first_foreign);
-   VG_(free)(nd.next_foreign);
-   if (class_of) VG_(free)(class_of);
+   cp_heap_free(nd.foreign);
+   cp_heap_free(nd.first_ctx);
+   cp_heap_free(nd.next_ctx);
+   cp_heap_free(nd.first_foreign);
+   cp_heap_free(nd.next_foreign);
+   if (class_of) cp_heap_free(class_of);
    cp_st_free(&sl);
    cp_locset_free(&s);
    return ok;

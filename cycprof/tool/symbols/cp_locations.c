@@ -12,6 +12,7 @@
 #include "cp_arena.h"
 #include "cp_array.h"
 #include "cp_functions.h"
+#include "cp_heap.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
 #include "cp_ptrmemo.h"
@@ -21,21 +22,21 @@
 void cp_functiontable_init(FunctionTable* t)
 {
    t->fn_keys = cp_strtab_new();
-   t->memo = VG_(calloc)("cp.loc.memo", CP_PTRMEMO_SLOTS,
+   t->memo = cp_heap_calloc("cp.loc.memo", CP_PTRMEMO_SLOTS,
                          sizeof(PtrMemoSlot));
    t->fn_capacity = 1024;
-   t->system_names = VG_(calloc)("cp.loc.sys", t->fn_capacity, sizeof(HChar*));
-   t->start_lines = VG_(calloc)("cp.loc.start", t->fn_capacity, sizeof(UInt));
+   t->system_names = cp_heap_calloc("cp.loc.sys", t->fn_capacity, sizeof(HChar*));
+   t->start_lines = cp_heap_calloc("cp.loc.start", t->fn_capacity, sizeof(UInt));
 }
 
 void cp_functiontable_free(FunctionTable* t)
 {
    UInt i;
    for (i = 0; i < t->fn_capacity; i++)
-      if (t->system_names[i]) VG_(free)(t->system_names[i]);
-   VG_(free)(t->system_names);
-   VG_(free)(t->start_lines);
-   VG_(free)(t->memo);
+      if (t->system_names[i]) cp_heap_free(t->system_names[i]);
+   cp_heap_free(t->system_names);
+   cp_heap_free(t->start_lines);
+   cp_heap_free(t->memo);
    cp_strtab_free(t->fn_keys);
 }
 
@@ -49,9 +50,9 @@ static UInt function_id(FunctionTable* t, const HChar* name,
    if (id >= t->fn_capacity) {
       UInt old = t->fn_capacity;
       t->fn_capacity = 2 * id;
-      t->system_names = VG_(realloc)("cp.loc.sys", t->system_names,
+      t->system_names = cp_heap_realloc("cp.loc.sys", t->system_names,
                                      t->fn_capacity * sizeof(HChar*));
-      t->start_lines = VG_(realloc)("cp.loc.start", t->start_lines,
+      t->start_lines = cp_heap_realloc("cp.loc.start", t->start_lines,
                                     t->fn_capacity * sizeof(UInt));
       VG_(memset)(t->system_names + old, 0, (t->fn_capacity - old)
                                             * sizeof(HChar*));
@@ -95,7 +96,7 @@ static void note_real_function(FunctionTable* t, UInt id, Addr a)
    UInt line;
    if (t->system_names[id] || t->start_lines[id]) return;
    if (VG_(get_fnname_raw)(ep, a, &raw))
-      t->system_names[id] = VG_(strdup)("cp.loc.sysname", raw);
+      t->system_names[id] = cp_heap_strdup("cp.loc.sysname", raw);
    if (VG_(get_linenum)(ep, cp_function_of(a), &line))
       t->start_lines[id] = line;
 }
@@ -204,7 +205,7 @@ void cp_locset_free(LocationSet* s)
 {
    cp_functiontable_free(&s->functions);
    if (s->keys) cp_strtab_free(s->keys);
-   VG_(free)(s->locations);
+   cp_heap_free(s->locations);
    cp_keymap_free(&s->ids);
    cp_addrmap_free(&s->name_index);
    cp_addrmap_free(&s->renamed);
@@ -319,7 +320,7 @@ void cp_locset_forget_addresses(LocationSet* s)
 
 UInt* cp_locset_function_classes(const LocationSet* s)
 {
-   UInt* cls = VG_(malloc)("cp.loc.classes",
+   UInt* cls = cp_heap_malloc("cp.loc.classes",
                            (s->n_locations + 1) * sizeof(UInt));
    AddrMap first;
    UInt id;

@@ -82,7 +82,7 @@ UInt cp_locset_renamed(LocationSet* s, UInt base, Addr a, UInt name,
  * the same object and function without inlined levels, which pprof at
  * function granularity makes one location (cycprof/cli/formats/pprof_coarsen.h);
  * id itself for the others (inlined frames may be renamed apart there,
- * inline_renamer.h).  Free with VG_(free). */
+ * inline_renamer.h).  Free with cp_heap_free. */
 UInt* cp_locset_function_classes(const LocationSet* s);
 static inline Bool cp_locset_unnamed(const LocationSet* s, UInt id)
 {

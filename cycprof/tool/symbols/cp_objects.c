@@ -5,6 +5,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "cp_heap.h"
 #include "cp_objects.h"
 
 static LoadedObject* objects;
@@ -31,9 +32,9 @@ void cp_objects_collect(void)
    for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di))
       n++;
    /* Collected again by every dump (CALLGRIND_DUMP_STATS). */
-   if (objects) VG_(free)(objects);
+   if (objects) cp_heap_free(objects);
    n_objects = 0;
-   objects = VG_(calloc)("cp.objects", n ? n : 1, sizeof(LoadedObject));
+   objects = cp_heap_calloc("cp.objects", n ? n : 1, sizeof(LoadedObject));
    for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
       LoadedObject* o = &objects[n_objects];
       SizeT size = VG_(DebugInfo_get_text_size)(di);

@@ -1,0 +1,128 @@
+/* cycprof: the tool's heap (cp_heap.h).
+ *
+ * Small blocks come in size classes a quarter of a power of two apart (at
+ * most a quarter wasted), each with a list of the freed blocks of its
+ * class; a freed block is kept for its class, never merged.  Large blocks
+ * are carved on their own, and freeing one gives its pages back: most are
+ * the arrays of hash maps and tables that double as they grow, which are
+ * never asked for at the same size again. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cp_heap.h"
+#include "cp_hugemem.h"
+#include "cp_sys.h"
+
+#define ALIGN        16ul
+#define LARGE_BYTES  (1ul << 20)  /* above this, a block is large */
+#define N_CLASSES    64
+
+/* Before every block; keeps the block ALIGN-aligned. */
+typedef struct {
+   SizeT usable;   /* bytes the block holds */
+   SizeT klass;    /* its size class, or LARGE */
+} Header;
+#define LARGE ((SizeT)-1)
+
+typedef struct FreeBlock { struct FreeBlock* next; } FreeBlock;
+
+static FreeBlock* free_lists[N_CLASSES];
+
+/* The class of a block of bytes (1 <= bytes <= LARGE_BYTES) and the bytes
+ * it holds: 16, 32, 48, 64, then 80, 96, 112, 128, 160, 192, 224, 256... */
+static UInt class_of(SizeT bytes, SizeT* usable)
+{
+   UInt msb = 0, quarter_index;
+   SizeT base, quarter;
+   if (bytes <= 64) {
+      *usable = (bytes + ALIGN - 1) & ~(ALIGN - 1);
+      return (UInt)(*usable / ALIGN) - 1;
+   }
+   while ((2ul << msb) <= bytes - 1) msb++;
+   base = 1ul << msb;
+   quarter = base / 4;
+   quarter_index = (UInt)((bytes - 1 - base) / quarter);
+   *usable = base + (quarter_index + 1) * quarter;
+   return 4 + (msb - 6) * 4 + quarter_index;
+}
+
+static void* block_of(Header* h) { return h + 1; }
+static Header* header_of(void* block) { return (Header*)block - 1; }
+
+void* cp_heap_malloc(const HChar* cost_centre, SizeT bytes)
+{
+   Header* h;
+   SizeT usable;
+   UInt klass;
+   (void)cost_centre;
+   if (bytes == 0) bytes = 1;
+   if (bytes > LARGE_BYTES) {
+      usable = (bytes + ALIGN - 1) & ~(ALIGN - 1);
+      h = cp_hugemem_carve_at(sizeof(Header) + usable, ALIGN);
+      h->usable = usable;
+      h->klass = LARGE;
+      return block_of(h);
+   }
+   klass = class_of(bytes, &usable);
+   tl_assert(klass < N_CLASSES);
+   if (free_lists[klass]) {
+      FreeBlock* f = free_lists[klass];
+      free_lists[klass] = f->next;
+      return f;
+   }
+   h = cp_hugemem_carve_at(sizeof(Header) + usable, ALIGN);
+   h->usable = usable;
+   h->klass = klass;
+   return block_of(h);
+}
+
+void* cp_heap_calloc(const HChar* cost_centre, SizeT count, SizeT size)
+{
+   SizeT bytes = count * size;
+   void* block;
+   tl_assert(size == 0 || bytes / size == count);
+   block = cp_heap_malloc(cost_centre, bytes);
+   VG_(memset)(block, 0, bytes);
+   return block;
+}
+
+void cp_heap_free(void* block)
+{
+   Header* h;
+   if (!block) return;
+   if (!cp_hugemem_owns(block)) {
+      VG_(free)(block);
+      return;
+   }
+   h = header_of(block);
+   if (h->klass == LARGE) {
+      cp_sys_release_pages(block, h->usable);
+      return;
+   }
+   tl_assert(h->klass < N_CLASSES);
+   ((FreeBlock*)block)->next = free_lists[h->klass];
+   free_lists[h->klass] = block;
+}
+
+void* cp_heap_realloc(const HChar* cost_centre, void* block, SizeT bytes)
+{
+   SizeT had;
+   void* moved;
+   if (!block) return cp_heap_malloc(cost_centre, bytes);
+   if (!cp_hugemem_owns(block)) return VG_(realloc)(cost_centre, block, bytes);
+   had = header_of(block)->usable;
+   if (bytes <= had) return block;
+   moved = cp_heap_malloc(cost_centre, bytes);
+   VG_(memcpy)(moved, block, had);
+   cp_heap_free(block);
+   return moved;
+}
+
+HChar* cp_heap_strdup(const HChar* cost_centre, const HChar* text)
+{
+   SizeT bytes = VG_(strlen)(text) + 1;
+   HChar* copy = cp_heap_malloc(cost_centre, bytes);
+   VG_(memcpy)(copy, text, bytes);
+   return copy;
+}
