@@ -118,7 +118,7 @@ ULong cp_sys_now_ms(void)
 
 /* asm-generic/mman-common.h, the same on amd64 and arm64; not in vki. */
 #define CP_MADV_DONTNEED  4
-#define CP_MADV_HUGEPAGE 14
+#define CP_MADV_COLLAPSE 25
 
 /* madvise(advice) on the pages of size page (a power of two) that lie
  * wholly inside [start, start+bytes). */
@@ -131,9 +131,11 @@ static void advise_pages_inside(void* start, SizeT bytes, UWord page,
       VG_(do_syscall)(__NR_madvise, lo, hi - lo, advice, 0, 0, 0, 0, 0);
 }
 
-void cp_sys_prefer_huge_pages(void* start, SizeT bytes)
+Bool cp_sys_collapse_huge_page(void* start)
 {
-   advise_pages_inside(start, bytes, VKI_PAGE_SIZE, CP_MADV_HUGEPAGE);
+   SysRes r = VG_(do_syscall)(__NR_madvise, (UWord)start, CP_HUGE_PAGE_BYTES,
+                              CP_MADV_COLLAPSE, 0, 0, 0, 0, 0);
+   return !(sr_isError(r) && sr_Err(r) == VKI_EINVAL);
 }
 
 void cp_sys_release_pages(void* start, SizeT bytes)

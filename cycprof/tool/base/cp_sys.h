@@ -42,11 +42,11 @@ void cp_sys_forget_client_memory(void);
 /* A transparent huge page on amd64 and arm64 (4 KiB base pages). */
 #define CP_HUGE_PAGE_BYTES (2ul << 20)
 
-/* madvise(MADV_HUGEPAGE) on the pages inside [start, start+bytes): a hint
- * the kernel may ignore, and takes up only for the huge pages that lie
- * wholly inside.  The advised range becomes a mapping of its own unless it
- * is a whole one. */
-void cp_sys_prefer_huge_pages(void* start, SizeT bytes);
+/* madvise(MADV_COLLAPSE) on the huge page at start (aligned, one of its
+ * small pages present): its pages become one huge page now, if the kernel
+ * has one to give, and the mapping's flags stay as they are.  False where
+ * the kernel does not know the advice (Linux before 6.1). */
+Bool cp_sys_collapse_huge_page(void* start);
 
 /* madvise(MADV_DONTNEED) on the small pages inside [start, start+bytes):
  * memory that was never used and never will be. */

@@ -3,13 +3,15 @@
  * Everything is carved from a reservation: one mapping of Valgrind's own,
  * RESERVE_BYTES of address space that is resident only where it has been
  * touched.  One mapping is one range however many tables the run grows
- * to, so the program's /proc/self/maps gains no line: the kernel merges it
- * with Valgrind's mapping beside it.  Advice for huge pages on the
- * reservation alone would split it off again, the range before it and
- * the range after it each a line of their own; so the advice covers the
- * whole of the merged mapping, Valgrind's memory beside the reservation
- * too.  A table that is freed gives its pages back; its address space is
- * not used again. */
+ * to, and the kernel merges it with Valgrind's mapping beside it, so the
+ * program's /proc/self/maps gains no line.
+ *
+ * Huge pages come from MADV_COLLAPSE, page by page as the carving passes
+ * them, not from MADV_HUGEPAGE: that advice is a flag of the mapping, and
+ * a range with a flag its neighbours lack is a line of its own; worse, a
+ * mapping Valgrind makes later beside a flagged one stays a line of its own
+ * where under --tool=none it would merge.  A table that is freed gives its
+ * pages back; its address space is not used again. */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
@@ -24,8 +26,10 @@
  * refuses this much (strict overcommit, a small machine). */
 #define RESERVE_BYTES (4ul << 30)
 #define MIN_RESERVE   (64ul << 20)
-/* A Rust hello world's tables take well under 1 MiB. */
-#define ADVISE_AFTER_BYTES (8ul << 20)
+/* Huge pages pay once the tables outgrow what the TLB reaches in small
+ * pages; before, they would only make a small run's memory resident.  A
+ * Rust hello world's tables take well under 1 MiB. */
+#define HUGE_AFTER_BYTES (8ul << 20)
 #define MAX_REGIONS   64
 #define MAX_TABLES    64
 
@@ -34,7 +38,7 @@ typedef struct {
    SizeT  bytes;
 } Range;
 
-static Range  regions[MAX_REGIONS];  /* the reservations, to advise */
+static Range  regions[MAX_REGIONS];  /* the reservations */
 static UInt   n_regions;
 static UChar* next;                  /* the current reservation's rest */
 static SizeT  left;
@@ -42,8 +46,11 @@ static SizeT  left;
 static Range  tables[MAX_TABLES];    /* carved tables not yet freed */
 static UInt   n_tables;
 
-static Bool   advising;
 static SizeT  bytes_taken;
+static Bool   huge;                  /* past HUGE_AFTER_BYTES */
+static Bool   kernel_collapses = True;
+static UChar* collapsed_to;          /* the current reservation's huge
+                                        pages below this are done */
 
 static UWord align_up(UWord a, UWord to)
 {
@@ -66,27 +73,26 @@ static UChar* map_fresh(SizeT bytes)
 #endif
 }
 
-/* The whole of Valgrind's mapping that holds r, as its address-space
- * manager sees it (it merges neighbours as the kernel does); r alone where
- * that mapping is not an anonymous one of Valgrind's. */
-static void advise(const Range* r)
-{
-   NSegment const* seg = VG_(am_find_nsegment)((Addr)r->start);
-   if (seg && seg->kind == SkAnonV && seg->end >= (Addr)r->start + r->bytes - 1)
-      cp_sys_prefer_huge_pages((void*)seg->start, seg->end - seg->start + 1);
-   else
-      cp_sys_prefer_huge_pages(r->start, r->bytes);
-}
-
-/* Past ADVISE_AFTER_BYTES the run is no longer starting up: from then on
- * the reservations are advised, the ones made before at once. */
+/* Each huge page of the current reservation that the carving has passed
+ * whole becomes a huge page now, once the tables are past start-up.  A
+ * table of 2 MiB or more starts on a huge page and is done as it is
+ * carved; the bump arena's and the heap's pages as the carving leaves them. */
 static void took(SizeT bytes)
 {
-   UInt i;
+   UChar* upto = (UChar*)((UWord)next & ~(HUGE_PAGE - 1));
+   UChar* page;
    bytes_taken += bytes;
-   if (advising || bytes_taken < ADVISE_AFTER_BYTES) return;
-   advising = True;
-   for (i = 0; i < n_regions; i++) advise(&regions[i]);
+   if (!huge && bytes_taken < HUGE_AFTER_BYTES) return;
+   huge = True;
+   if (upto <= collapsed_to) return;
+   page = (UChar*)align_up((UWord)collapsed_to, HUGE_PAGE);
+   for (; page < upto && kernel_collapses; page += HUGE_PAGE) {
+      /* MADV_COLLAPSE wants a page present; the same byte back is no change. */
+      volatile UChar* first = page;
+      *first = *first;
+      kernel_collapses = cp_sys_collapse_huge_page(page);
+   }
+   collapsed_to = upto;
 }
 
 /* A fresh mapping is zero and resident only where touched, so carving
@@ -113,9 +119,9 @@ static void new_region(SizeT at_least)
    if (left) cp_sys_release_pages(next, left);
    next = mapped;
    left = want;
+   collapsed_to = mapped;
    r.start = mapped;
    r.bytes = want;
-   if (advising) advise(&r);
    regions[n_regions++] = r;
 }
 

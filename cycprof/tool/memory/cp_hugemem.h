@@ -4,26 +4,25 @@
  * counter arrays spread over hundreds of MB on a compiler (cc1plus: 4 M
  * contexts), and the run reads them at random.  With 4 KiB pages nearly
  * every such read also misses the TLB, and under a hypervisor the page
- * walk costs as much as the read.  Linux backs a range advised with
- * MADV_HUGEPAGE with 2 MiB pages when
- * /sys/kernel/mm/transparent_hugepage/enabled says "madvise" (Debian's
- * default) or "always".  Where it says "never", or the kernel refuses
- * the advice, the memory is the same memory on small pages.
+ * walk costs as much as the read.  So once the tables hold 8 MiB, far
+ * past any program's start-up, their memory is made of 2 MiB pages with
+ * madvise(MADV_COLLAPSE) as it is carved (Linux 6.1 and later; the
+ * setting "never" in /sys/kernel/mm/transparent_hugepage/enabled refuses
+ * it).  Where the kernel refuses, the memory is the same memory on small
+ * pages.
  *
- * A range advised apart from its neighbours is a line of its own in the
- * program's /proc/self/maps, which glibc's pthread_getattr_np reads (every
- * Rust program does at start-up): the more lines, the more instructions.
- * So the advice waits until the tables hold 8 MiB, far past any program's
- * start-up, and a program that stays small sees as many lines as under
- * --tool=none (docs/internals/memory.md). */
+ * The program reads the mappings too: glibc's pthread_getattr_np parses
+ * /proc/self/maps (every Rust program does at start-up), and every line
+ * costs instructions.  None of this adds a line (cp_hugemem.c,
+ * docs/internals/memory.md). */
 #ifndef CP_HUGEMEM_H
 #define CP_HUGEMEM_H
 
 #include "pub_tool_basics.h"
 
 /* bytes of zeroed memory that is never given back: carved from one
- * reservation of address space (cp_hugemem.c), advised to use huge pages
- * once the tables are past start-up. */
+ * reservation of address space (cp_hugemem.c), on huge pages once the
+ * tables are past start-up. */
 void* cp_hugemem_carve(SizeT bytes);
 
 /* The same, starting on a huge page: for a table that lives as long as
@@ -37,7 +36,7 @@ void* cp_hugemem_carve_at(SizeT bytes, UWord align);
 Bool cp_hugemem_owns(const void* p);
 
 /* bytes of zeroed memory for a table that is freed whole: aligned to
- * 2 MiB and advised when it spans a huge page, else to a cache line.
+ * 2 MiB when it spans a huge page, else to a cache line.
  * cp_hugemem_table_free(*block) gives it back. */
 void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block);
 void  cp_hugemem_table_free(void* block);
