@@ -3,9 +3,11 @@
  * Small blocks come in size classes a quarter of a power of two apart (at
  * most a quarter wasted), each with a list of the freed blocks of its
  * class; a freed block is kept for its class, never merged.  Large blocks
- * are carved on their own, and freeing one gives its pages back: most are
- * the arrays of hash maps and tables that double as they grow, which are
- * never asked for at the same size again. */
+ * are carved on their own, and freeing one gives its pages back and keeps
+ * its address space on a list: a dump that asks again for the buffers of
+ * the one before gets them (client requests can dump thousands of times),
+ * and the arrays of hash maps and tables, which double as they grow, do
+ * not take a block more than twice their size. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -29,6 +31,27 @@ typedef struct FreeBlock { struct FreeBlock* next; } FreeBlock;
 
 static FreeBlock* free_lists[N_CLASSES];
 
+static void* block_of(Header* h) { return h + 1; }
+static Header* header_of(void* block) { return (Header*)block - 1; }
+
+static FreeBlock* free_large;  /* pages given back, address space kept */
+
+/* A freed large block of at least bytes and at most twice as many, or
+ * NULL. */
+static void* reuse_large(SizeT bytes)
+{
+   FreeBlock** link;
+   for (link = &free_large; *link; link = &(*link)->next) {
+      SizeT usable = header_of(*link)->usable;
+      if (usable >= bytes && usable / 2 <= bytes) {
+         FreeBlock* f = *link;
+         *link = f->next;
+         return f;
+      }
+   }
+   return NULL;
+}
+
 /* The class of a block of bytes (1 <= bytes <= LARGE_BYTES) and the bytes
  * it holds: 16, 32, 48, 64, then 80, 96, 112, 128, 160, 192, 224, 256... */
 static UInt class_of(SizeT bytes, SizeT* usable)
@@ -47,9 +70,6 @@ static UInt class_of(SizeT bytes, SizeT* usable)
    return 4 + (msb - 6) * 4 + quarter_index;
 }
 
-static void* block_of(Header* h) { return h + 1; }
-static Header* header_of(void* block) { return (Header*)block - 1; }
-
 void* cp_heap_malloc(const HChar* cost_centre, SizeT bytes)
 {
    Header* h;
@@ -58,6 +78,8 @@ void* cp_heap_malloc(const HChar* cost_centre, SizeT bytes)
    (void)cost_centre;
    if (bytes == 0) bytes = 1;
    if (bytes > LARGE_BYTES) {
+      void* reused = reuse_large(bytes);
+      if (reused) return reused;
       usable = (bytes + ALIGN - 1) & ~(ALIGN - 1);
       h = cp_hugemem_carve_at(sizeof(Header) + usable, ALIGN);
       h->usable = usable;
@@ -97,7 +119,10 @@ void cp_heap_free(void* block)
    }
    h = header_of(block);
    if (h->klass == LARGE) {
+      /* The page that holds the header and the link stays. */
       cp_sys_release_pages(block, h->usable);
+      ((FreeBlock*)block)->next = free_large;
+      free_large = block;
       return;
    }
    tl_assert(h->klass < N_CLASSES);
