@@ -264,8 +264,12 @@ maps_lines() {
 # DWARF at all.  The run that does the same work with no memory of its own:
 # before 3.22, --tool=none with those two options; from 3.22 on, callgrind
 # with --read-inline-info=yes (it names every function too, and sets the
-# chase off itself).  cycprof must show exactly as many lines as that run;
-# against plain --tool=none the output says.
+# chase off itself).  At start-up (cat, a C program, a Rust program)
+# cycprof must show exactly as many lines as that run.  Thirty million
+# instructions into python3 the two runs' memory has grown apart, and where
+# Valgrind's own blocks land with it: at most 2 lines more (Debian 12 and
+# 13: equal; sid, Valgrind 3.27: 67 against 66).  Against plain
+# --tool=none the output says.
 t_det_maps_lines() {
     need_tool
     need_prog mapslines rmaps
@@ -292,8 +296,13 @@ t_det_maps_lines() {
         want=$(maps_lines "$name-same" "${same[@]}" -- "${cmd[@]}")
         got=$(maps_lines "$name-tool" "${tool[@]}" -- "${cmd[@]}")
         echo "/proc/self/maps lines, $name: cycprof $got, $label $want, plain --tool=none $plain"
-        [ "$got" = "$want" ] ||
-            note "$name: cycprof shows $got lines in /proc/self/maps, $label $want"
+        if [ "$name" = python3 ]; then
+            [ "$got" -le $((want + 2)) ] ||
+                note "$name: cycprof shows $got lines in /proc/self/maps, $label $want (at most 2 more allowed)"
+        else
+            [ "$got" = "$want" ] ||
+                note "$name: cycprof shows $got lines in /proc/self/maps, $label $want"
+        fi
     done
 }
 register det-maps-lines t_det_maps_lines
