@@ -386,10 +386,13 @@ def call_balance(cg, by="obfn"):
 # ---------------------------------------------------------------- pprof
 
 def pprof(args, pb):
+    """`go tool pprof ARGS PB`; PB is a profile, or a list of profiles that
+    pprof merges first."""
     env = dict(os.environ)
     if env.get("GO_HOME"):
         env["HOME"] = env["GO_HOME"]
-    rc, out, err = run(["go", "tool", "pprof", "-symbolize=none"] + list(args) + [pb], env=env)
+    files = [pb] if isinstance(pb, str) else list(pb)
+    rc, out, err = run(["go", "tool", "pprof", "-symbolize=none"] + list(args) + files, env=env)
     if rc != 0:
         raise RuntimeError("go tool pprof %s failed rc=%d: %s" % (" ".join(args), rc, err[-800:]))
     return out, err
@@ -510,7 +513,7 @@ def value_int(s):
     return int(m.group(1))
 
 
-def _pprof_top_rows(pb, args):
+def pprof_top_rows(pb, args):
     """The table rows of `go tool pprof -top` (no fraction cut-offs), after
     its `flat flat% ...` header line."""
     out, err = pprof(["-top", "-nodefraction=0", "-edgefraction=0"] + args, pb)
@@ -525,7 +528,7 @@ def _pprof_top_rows(pb, args):
 def pprof_top(pb, *args):
     """Parse -top: returns {name: (flat, cum)} (values must be unscaled integers)."""
     res = {}
-    for line in _pprof_top_rows(pb, ["-nodecount=1000000"] + list(args)):
+    for line in pprof_top_rows(pb, ["-nodecount=1000000"] + list(args)):
         m = re.match(r"^\s*(\S+)\s+\S+%\s+\S+%\s+(\S+)\s+\S+%\s+(.*)$", line)
         if not m:
             raise ValueError("unparsable -top line %r" % line)
@@ -543,7 +546,7 @@ def pprof_lines(pb, *args):
     Nodes are summed (one file:line can be printed under several functions,
     or the same name in two objects)."""
     res = collections.Counter()
-    for line in _pprof_top_rows(pb, ["-lines", "-nodecount=100000000"] + list(args)):
+    for line in pprof_top_rows(pb, ["-lines", "-nodecount=100000000"] + list(args)):
         m = re.match(r"^\s*(\S+)\s+\S+%\s+\S+%\s+\S+\s+\S+%\s+(.*)$", line)
         if not m:
             raise ValueError("unparsable -top -lines line %r" % line)

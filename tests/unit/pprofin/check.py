@@ -110,15 +110,8 @@ def raw_totals(files):
 def top(files, *args):
     """flat and cum per function, pprof -top over the (merged) files;
     " (inline)" is pprof's mark, not part of the name."""
-    out = gopprof(["-top", "-nodefraction=0", "-edgefraction=0", "-nodecount=1000000"]
-                  + list(args), files)
-    flat, cum, started = collections.Counter(), collections.Counter(), False
-    for line in out.splitlines():
-        if re.match(r"^\s*flat\s+flat%", line):
-            started = True
-            continue
-        if not started or not line.strip():
-            continue
+    flat, cum = collections.Counter(), collections.Counter()
+    for line in cyc.pprof_top_rows(files, ["-nodecount=1000000"] + list(args)):
         m = re.match(r"^\s*(\S+)\s+\S+%\s+\S+%\s+(\S+)\s+\S+%\s+(.*?)( \(inline\))?$", line)
         if not m:
             raise SystemExit("unparsable -top line %r" % line)
@@ -128,22 +121,8 @@ def top(files, *args):
 
 
 def lines(files, *args):
-    out = gopprof(["-top", "-lines", "-nodefraction=0", "-edgefraction=0",
-                   "-nodecount=100000000"] + list(args), files)
-    res, started = collections.Counter(), False
-    for line in out.splitlines():
-        if re.match(r"^\s*flat\s+flat%", line):
-            started = True
-            continue
-        if not started or not line.strip():
-            continue
-        m = re.match(r"^\s*(\S+)\s+\S+%\s+\S+%\s+\S+\s+\S+%\s+(.*)$", line)
-        ml = re.match(r"^.* (\S+):(\d+)(?: \((?:partial-)?inline\))?$", m.group(2))
-        key = (os.path.basename(ml.group(1)), int(ml.group(2))) if ml else (None, 0)
-        if key[1] == 0:
-            key = (None, 0)
-        res[key] += cyc.value_int(m.group(1))
-    return nonzero(res)
+    """flat per (file basename, line), pprof -top -lines over the (merged) files."""
+    return nonzero(cyc.pprof_lines(files, *args))
 
 
 def check_pprof(c, files):
