@@ -5,6 +5,7 @@
 #                     $VGLIB (the vg-lib overlay); makes the scratch dir $T
 #                     and cds into it
 #   ok NAME / bad NAME REASON    one result line
+#   expect_err NAME REGEX ARGS   cycprof ARGS rejected in one line
 #   finish            "NAME: N passed, N failed", removes $T when all passed
 #                     (and KEEP is unset), exits non-zero on any failure
 set -u
@@ -32,6 +33,17 @@ suite_init() {
     export LC_ALL=C
     cd "$T" || exit 1
     [ -n "$CYC" ] || { bad setup "no built cycprof under CYCPROF_BUILD=$CYCPROF_BUILD"; finish; }
+}
+# expect_err NAME REGEX ARGS...: `cycprof ARGS` fails as bad input must: a
+# non-zero exit, not a signal, and one line on stderr that matches REGEX
+expect_err() {
+    local name=$1 re=$2; shift 2
+    "$CYC" "$@" >/dev/null 2>e.txt; local rc=$?
+    if [ $rc -ge 128 ]; then bad "$name" "killed by signal $((rc - 128))"
+    elif [ $rc = 0 ]; then bad "$name" "exit 0"
+    elif [ "$(wc -l <e.txt)" != 1 ]; then bad "$name" "stderr is not one line: $(head -c 200 e.txt)"
+    elif ! grep -Eq "$re" e.txt; then bad "$name" "stderr '$(cat e.txt)' does not match /$re/"
+    else ok "$name"; fi
 }
 # need_vglib: the suite runs the tool
 need_vglib() { [ -d "$VGLIB" ] || { bad setup "no vg-lib overlay under CYCPROF_BUILD=$CYCPROF_BUILD"; finish; }; }

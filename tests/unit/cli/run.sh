@@ -223,15 +223,6 @@ printf 'version: 1\nevents: Ir\nfl=(1) a.c\nfn=(1) main\n0 5\ncfn=(2) f\ncalls=1
 printf 'version: 1\nevents: Ir\nfl=a.c\nfn=main\n0 5\nbogus line\n' >corrupt.out
 printf 'hello' >garbage.pb.gz
 head -c 100 inline.pb.gz >trunc.pb.gz
-expect_err() { # NAME REGEX ARGS...
-    local name=$1 re=$2; shift 2
-    "$CYC" "$@" >/dev/null 2>e.txt; local rc=$?
-    if [ $rc -ge 128 ]; then bad "$name" "killed by signal $((rc - 128))"
-    elif [ $rc = 0 ]; then bad "$name" "exit 0"
-    elif [ "$(wc -l <e.txt)" != 1 ]; then bad "$name" "stderr is not one line: $(head -c 200 e.txt)"
-    elif ! grep -Eq "$re" e.txt; then bad "$name" "stderr '$(cat e.txt)' does not match /$re/"
-    else ok "$name"; fi
-}
 expect_err err-missing-file '^cycprof report: nope\.out: No such file' report nope.out
 expect_err err-truncated-calls '^cycprof report: trunc\.out: truncated' report trunc.out
 expect_err err-corrupt-line '^cycprof report: corrupt\.out:6: unrecognized line' report corrupt.out

@@ -90,15 +90,6 @@ assert len(r) == 1 and (r[0]["base"], r[0]["new"]) == (1800000, 1900000), r'
 then ok diff-json-risc0; else bad diff-json-risc0 "$(head -c 300 d.json)"; fi
 
 # ----------------------------------------------------------- bad input
-expect_err() { # NAME REGEX ARGS...
-    local name=$1 re=$2; shift 2
-    "$CYC" "$@" >/dev/null 2>e.txt; local rc=$?
-    if [ $rc -ge 128 ]; then bad "$name" "killed by signal $((rc - 128))"
-    elif [ $rc = 0 ]; then bad "$name" "exit 0"
-    elif [ "$(wc -l <e.txt)" != 1 ]; then bad "$name" "stderr is not one line: $(head -c 200 e.txt)"
-    elif ! grep -Eq "$re" e.txt; then bad "$name" "stderr '$(cat e.txt)' does not match /$re/"
-    else ok "$name"; fi
-}
 printf 'hello\n' >text.txt
 head -c 200 "$(command -v gcc)" >elf.bin
 : >empty.pb
