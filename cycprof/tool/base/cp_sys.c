@@ -120,17 +120,6 @@ ULong cp_sys_now_ms(void)
 #define CP_MADV_DONTNEED  4
 #define CP_MADV_COLLAPSE 25
 
-/* madvise(advice) on the pages of size page (a power of two) that lie
- * wholly inside [start, start+bytes). */
-static void advise_pages_inside(void* start, SizeT bytes, UWord page,
-                                UWord advice)
-{
-   Addr lo = ((Addr)start + page - 1) & ~(page - 1);
-   Addr hi = ((Addr)start + bytes) & ~(page - 1);
-   if (hi > lo)
-      VG_(do_syscall)(__NR_madvise, lo, hi - lo, advice, 0, 0, 0, 0, 0);
-}
-
 Bool cp_sys_collapse_huge_page(void* start)
 {
    SysRes r = VG_(do_syscall)(__NR_madvise, (UWord)start, CP_HUGE_PAGE_BYTES,
@@ -140,7 +129,10 @@ Bool cp_sys_collapse_huge_page(void* start)
 
 void cp_sys_release_pages(void* start, SizeT bytes)
 {
-   advise_pages_inside(start, bytes, VKI_PAGE_SIZE, CP_MADV_DONTNEED);
+   Addr lo = VG_PGROUNDUP((Addr)start);
+   Addr hi = VG_PGROUNDDN((Addr)start + bytes);
+   if (hi > lo)
+      VG_(do_syscall)(__NR_madvise, lo, hi - lo, CP_MADV_DONTNEED, 0, 0, 0, 0, 0);
 }
 
 /* VG_(getenv) reads the client's environment (VALGRIND_LIB for the
