@@ -74,6 +74,10 @@ need_lazy_binding() {
 # instructions under every tool: the environment is visible to the program
 # (ld.so and libc scan it) and VALGRIND_LIB/LD_PRELOAD paths are part of it.
 # Extra variables for the program: RUN_ENV=(NAME=VALUE ...).
+# --vgdb=no: with it on, Valgrind maps a file whose name holds the pid, a
+# line of the program's /proc/self/maps that glibc parses, so two runs whose
+# pids have different lengths count differently (seen: 4 instructions in
+# __memchr_avx2 between two --deterministic=yes runs of one Rust program).
 RUN_ENV=()
 RUN_CWD=""
 vg() {
@@ -81,7 +85,7 @@ vg() {
     [ -d "$vglib" ] || vglib=/usr/libexec/valgrind
     (cd "${RUN_CWD:-$W/run}" &&
         env -i PATH=/usr/bin:/bin HOME="$W/home" LANG=C VALGRIND_LIB="$vglib" \
-            ${RUN_ENV[@]+"${RUN_ENV[@]}"} valgrind "$@")
+            ${RUN_ENV[@]+"${RUN_ENV[@]}"} valgrind --vgdb=no "$@")
 }
 
 # cycprof OUT LOG [tool options] -- PROG ARGS...
