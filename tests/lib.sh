@@ -80,6 +80,36 @@ need_lazy_binding() {
 # __memchr_avx2 between two --deterministic=yes runs of one Rust program).
 RUN_ENV=()
 RUN_CWD=""
+
+# faketime_env DATE: RUN_ENV for Debian's libfaketime with the clock stopped
+# at DATE (an oracle's way to fix a program's clock).  Left to itself,
+# libfaketime makes a semaphore and a shared memory object named after the
+# pid and exports their names in FAKETIME_SHARED, so what the program
+# executes changes with the pid's length: lua5.4 counted 90 more with a
+# 5-digit pid than with a 4-digit one, and in one CI run 16822 fewer under
+# the tool than under lackey, the longer environment having moved lua's heap
+# and with it its hash seed.  Named in FAKETIME_SHARED, objects made here,
+# one pair for the whole run, are opened instead; the start time they hold
+# is already set (to 0), so no run reads the real clock to store it.
+faketime_env() {
+    local lib name
+    lib=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n1)
+    [ -n "$lib" ] || fail "libfaketime is not installed (scripts/install-deps: faketime)"
+    name=$(faketime_shared_name)
+    python3 - "$name" <<'PY' || fail "cannot make the shared objects for libfaketime in /dev/shm"
+import _multiprocessing, os, sys
+name = sys.argv[1]
+try:   # a named semaphore holding 1, left in place (unlink=False)
+    _multiprocessing.SemLock(1, 1, 1, "/%s-sem" % name, False)
+except FileExistsError:
+    pass
+fd = os.open("/dev/shm/%s-shm" % name, os.O_RDWR | os.O_CREAT, 0o600)
+os.ftruncate(fd, 4096)   # zeros: start time set, no ticks, no file index
+PY
+    RUN_ENV=(LD_PRELOAD="$lib" "FAKETIME=$1" "FAKETIME_SHARED=/$name-sem /$name-shm")
+}
+# One name per test run, as long in every run (mktemp's suffix).
+faketime_shared_name() { echo "cycprof-faketime-${W##*.}"; }
 vg() {
     local vglib=$VGLIB
     [ -d "$vglib" ] || vglib=/usr/libexec/valgrind

@@ -158,11 +158,8 @@ t_det_totals_eq_lackey() {
     check_run "$b" cg
     expect_total_eq_lackey "recurse 10 (--deterministic=yes)" "$b" "$BIN/recurse" 10
     command -v lua5.4 >/dev/null || fail "lua5.4 is not installed (scripts/install-deps)"
-    local ft
-    ft=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n1)
-    [ -n "$ft" ] || fail "libfaketime is not installed (scripts/install-deps: faketime)"
     cp "$TESTS_DIR/progs/strings.lua" .
-    RUN_ENV=(LD_PRELOAD="$ft" "FAKETIME=2023-11-14 22:13:20")
+    faketime_env "2023-11-14 22:13:20"
     b=$(shared_profile --deterministic=yes -- /usr/bin/lua5.4 "$PWD/strings.lua")
     check_run "$b" cg
     expect_total_eq_lackey "lua5.4 under faketime (--deterministic=yes)" "$b" /usr/bin/lua5.4 "$PWD/strings.lua"
