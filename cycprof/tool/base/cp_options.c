@@ -1,8 +1,10 @@
 /* cycprof: command-line options of the tool. */
 #include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_options.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_xarray.h"
 #include "cp_options.h"
 
 CpOptions cp_opts = {
@@ -111,4 +113,15 @@ void cp_print_debug_usage(void)
    VG_(printf)(
 "    --keep-stacks=no|yes      keep the stacks dump handed to 'cycprof pprof' [no]\n"
    );
+}
+
+Bool cp_core_option_given(const HChar* prefix)
+{
+   SizeT len = VG_(strlen)(prefix);
+   Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
+   for (i = 0; i < n; i++) {
+      const HChar* arg = *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i);
+      if (VG_(strncmp)(arg, prefix, len) == 0) return True;
+   }
+   return False;
 }

@@ -32,5 +32,9 @@ void cp_print_usage(void);
  * point is one location per address). */
 Int  cp_pprof_max_samples(void);
 void cp_print_debug_usage(void);
+/* Whether one of Valgrind's own arguments (command line, VALGRIND_OPTS,
+ * .valgrindrc) starts with prefix, e.g. "--vgdb=": the core's options
+ * have no "given" flag of their own. */
+Bool cp_core_option_given(const HChar* prefix);
 
 #endif

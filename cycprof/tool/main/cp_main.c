@@ -1,13 +1,11 @@
 /* cycprof: tool registration, start-up and exit. */
 #include "pub_tool_basics.h"
-#include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
-#include "pub_tool_xarray.h"
 #include "cp_callstack.h"
 #include "cp_cold.h"
 #include "cp_collect.h"
@@ -28,18 +26,6 @@
 
 /* Set by the core only for some tools; cycprof needs inline frames. */
 extern Bool VG_(clo_read_inline_info);
-
-/* The core parses --read-inline-info after cp_pre_clo_init has set the
- * default, so only the arguments tell whether the user chose. */
-static Bool read_inline_info_given(void)
-{
-   Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
-   for (i = 0; i < n; i++) {
-      const HChar* arg = *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i);
-      if (VG_(strncmp)(arg, "--read-inline-info=", 19) == 0) return True;
-   }
-   return False;
-}
 
 /* Each module parses its own options: the general ones (cp_options.h),
  * what is collected when (cp_collect.h), SP1's markers (cp_sp1.h), the
@@ -121,7 +107,9 @@ static void cp_post_clo_init(void)
     * the inline info of every object (libc6-dbg's libc alone: 0.06 s)
     * would cost more than the region.  It only adds inlined frames to
     * the pprof profile, so such a run does without unless asked. */
-   if (!cp_instr_on && !read_inline_info_given())
+   /* The core parses --read-inline-info after cp_pre_clo_init has set the
+    * default, so only the arguments tell whether the user chose. */
+   if (!cp_instr_on && !cp_core_option_given("--read-inline-info="))
       VG_(clo_read_inline_info) = False;
    cp_functions_init();
    cp_owners_init();
