@@ -78,8 +78,18 @@ need_lazy_binding() {
 # line of the program's /proc/self/maps that glibc parses, so two runs whose
 # pids have different lengths count differently (seen: 4 instructions in
 # __memchr_avx2 between two --deterministic=yes runs of one Rust program).
+# VG_VGDB_DEFAULT=1 leaves Valgrind's default (a test of that default).
 RUN_ENV=()
 RUN_CWD=""
+
+vg() {
+    local vglib=$VGLIB vgdb=(--vgdb=no)
+    [ -z "${VG_VGDB_DEFAULT:-}" ] || vgdb=()
+    [ -d "$vglib" ] || vglib=/usr/libexec/valgrind
+    (cd "${RUN_CWD:-$W/run}" &&
+        env -i PATH=/usr/bin:/bin HOME="$W/home" LANG=C VALGRIND_LIB="$vglib" \
+            ${RUN_ENV[@]+"${RUN_ENV[@]}"} valgrind ${vgdb[@]+"${vgdb[@]}"} "$@")
+}
 
 # faketime_env DATE: RUN_ENV for Debian's libfaketime with the clock stopped
 # at DATE (an oracle's way to fix a program's clock).  Left to itself,
@@ -110,13 +120,6 @@ PY
 }
 # One name per test run, as long in every run (mktemp's suffix).
 faketime_shared_name() { echo "cycprof-faketime-${W##*.}"; }
-vg() {
-    local vglib=$VGLIB
-    [ -d "$vglib" ] || vglib=/usr/libexec/valgrind
-    (cd "${RUN_CWD:-$W/run}" &&
-        env -i PATH=/usr/bin:/bin HOME="$W/home" LANG=C VALGRIND_LIB="$vglib" \
-            ${RUN_ENV[@]+"${RUN_ENV[@]}"} valgrind --vgdb=no "$@")
-}
 
 # cycprof OUT LOG [tool options] -- PROG ARGS...
 # Runs the tool writing OUT (callgrind format) and OUT.pb.gz; valgrind's log in LOG.

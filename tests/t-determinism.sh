@@ -303,3 +303,64 @@ t_det_maps_lines() {
     done
 }
 register det-maps-lines t_det_maps_lines
+
+# vgdb_lines NAME OPTIONS...: lines of the program's /proc/self/maps that
+# name Valgrind's vgdb file, under Valgrind's default for --vgdb.
+vgdb_lines() {
+    local name=$1
+    shift
+    VG_VGDB_DEFAULT=1 vg --tool=cycprof --cycprof-helper="$HELPER_BIN" --pprof=no \
+        --cycprof-out-file="$PWD/$name.out" --log-file="$PWD/$name.log" "$@" \
+        /bin/cat /proc/self/maps >"$name.maps" 2>"$name.err" </dev/null ||
+        fail "$name: run failed: $(tail -1 "$name.err")"
+    grep -c vgdb "$name.maps"
+}
+
+# total_at_pid NAME PID OPTIONS... -- CMD...: the tool's total for CMD run
+# as process PID+1 (the kernel's next pid set through ns_last_pid), under
+# Valgrind's default for --vgdb; "pid P" instead when another process took
+# the pid first.
+total_at_pid() {
+    local name=$1 pid=$2 opts=()
+    shift 2
+    while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+    shift
+    echo "$pid" >/proc/sys/kernel/ns_last_pid
+    VG_VGDB_DEFAULT=1 cycprof "$PWD/$name" "$PWD/$name.log" --pprof=no "${opts[@]}" -- "$@" \
+        >"$name.stdout" 2>"$name.err" </dev/null || fail "$name: run failed: $(tail -1 "$name.err")"
+    local got
+    got=$(grep -o -m1 '^==[0-9]*==' "$name.log" | tr -d =)
+    if [ "$got" != $((pid + 1)) ]; then echo "pid $got"; return; fi
+    total_of_run "$PWD/$name"
+}
+
+# With vgdb on (Valgrind's default), Valgrind maps a file whose name holds
+# the pid, a line of the program's /proc/self/maps that glibc parses at
+# every Rust program's start: with --vgdb=yes a Rust program counted
+# 292,987, 293,001 and 292,938 instructions as pid 301, 9001 and 20001.
+# --deterministic=yes turns vgdb off unless --vgdb is given: no such line,
+# and one count (290,439) at every pid length.
+t_det_vgdb_off() {
+    need_tool
+    need_prog rmaps
+    local n
+    n=$(vgdb_lines det --deterministic=yes)
+    [ "$n" = 0 ] || note "--deterministic=yes: $n line(s) of /proc/self/maps name the vgdb file"
+    grep -q 'turns vgdb off' det.log || note "--deterministic=yes: the log does not say vgdb is off"
+    n=$(vgdb_lines asked --deterministic=yes --vgdb=yes)
+    [ "$n" = 1 ] || note "--deterministic=yes --vgdb=yes: $n lines name the vgdb file, not 1"
+    n=$(vgdb_lines default)
+    [ "$n" = 1 ] || note "without --deterministic: $n lines name the vgdb file, not 1 (Valgrind's default)"
+    # Pids of 3, 4 and 5 digits, where the kernel lets the test pick them.
+    [ -w /proc/sys/kernel/ns_last_pid ] || { echo "ns_last_pid is not writable: pid lengths not tried"; return 0; }
+    local pid totals=() t
+    for pid in 300 9000 20000; do
+        t=$(total_at_pid "rust-$pid" "$pid" --deterministic=yes -- "$BIN/rmaps")
+        case $t in pid*) echo "pid $((pid + 1)) was taken ($t ran): skipped"; continue ;; esac
+        totals+=("$t")
+    done
+    echo "rmaps, --deterministic=yes, pids 301/9001/20001: ${totals[*]}"
+    [ "$(printf '%s\n' "${totals[@]}" | sort -u | wc -l)" -le 1 ] ||
+        note "--deterministic=yes: a Rust program counts ${totals[*]} as pids 301, 9001 and 20001"
+}
+register det-vgdb-off t_det_vgdb_off

@@ -8,10 +8,16 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "cp_det.h"
+#include "cp_options.h"
 
 /* Where the tool API has no accessor: the client's auxiliary vector,
  * which the core has built before the tool's post_clo_init runs. */
 extern UWord* VG_(client_auxv);
+
+/* Valgrind's --vgdb, whose enum (pub_core_options.h) starts with "no" at 0
+ * in every version since 3.7; the tool API has no accessor. */
+extern Int VG_(clo_vgdb);
+#define VGDB_NO 0
 
 #define AUXV_AT_NULL   0
 #define AUXV_AT_RANDOM 25
@@ -51,7 +57,8 @@ void cp_det_print_usage(void)
    VG_(printf)(
 "    --deterministic=no|yes    the program sees the same clocks, entropy and\n"
 "                              CPU number on every run; the log names what\n"
-"                              could still make runs differ [no]\n"
+"                              could still make runs differ; vgdb is off\n"
+"                              unless a --vgdb option is given [no]\n"
 "    --det-seed=<N>            seed of the entropy the program reads [0]\n"
 "    --det-epoch=<seconds>     the realtime clock's start [%lld]\n",
       (long long)DEFAULT_EPOCH);
@@ -103,11 +110,27 @@ static void rewrite_at_random(void)
       if (a[0] == AUXV_AT_RANDOM && a[1]) cp_det_fill((void*)a[1], 16);
 }
 
+/* With vgdb on, Valgrind maps a file named after the pid
+ * (vgdb-pipe-shared-mem-vgdb-PID-by-USER-on-HOST), a line of the program's
+ * /proc/self/maps, which glibc parses in every Rust program's start-up: a
+ * pid one digit longer counted 4 more instructions.  The core starts the
+ * gdbserver at the first scheduling, after post_clo_init, so turning the
+ * default off here keeps the file out; a --vgdb the user gave stands. */
+static void turn_vgdb_off_unless_asked(void)
+{
+   if (VG_(clo_vgdb) == VGDB_NO || cp_core_option_given("--vgdb=")) return;
+   VG_(clo_vgdb) = VGDB_NO;
+   if (VG_(clo_verbosity) > 0)
+      VG_(umsg)("cycprof: --deterministic=yes turns vgdb off (its file's name "
+                "holds the pid); --vgdb=yes keeps it\n");
+}
+
 void cp_det_init(void)
 {
    if (!cp_det_on) return;
    rng_state = mix((ULong)det_seed ^ 0x63796370726f66ull);   /* "cycprof" */
    rewrite_at_random();
+   turn_vgdb_off_unless_asked();
 }
 
 void cp_det_after_fork(void)
