@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "firefox_profile.h"
 #include "cmdutil.h"
+#include "pprof_index.h"
 #include "pprof_reader.h"
 #include "profile.pb-c.h"
 
@@ -150,20 +151,6 @@ static void add_sample(ff_profile_t *p, uint32_t thread, uint32_t stack,
     p->total += weight;
 }
 
-static size_t find_id(const tuplemap_t *m, uint64_t id)
-{
-    return tuplemap_find(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0);
-}
-
-static int index_id(tuplemap_t *m, uint64_t id)
-{
-    int added;
-    if (id == 0)
-        return -1;
-    tuplemap_get(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0, &added);
-    return added ? 0 : -1;
-}
-
 static char *hex_of(const char *s)
 {
     return s && *s ? cu_strdup(s) : NULL;
@@ -182,78 +169,31 @@ static int build(ff_profile_t *p, const char *name,
     if (pr->n_comment && STR_OK(pr->comment[0]))
         p->cmd = cu_strdup(STR(pr->comment[0]));
 
-    int rc = -1;
-    tuplemap_t maps, locs, fns;
-    tuplemap_init(&maps);
-    tuplemap_init(&locs);
-    tuplemap_init(&fns);
-
+    pprof_index_t ix;
+    int rc = pprof_index_build(&ix, pr, name, err, errlen);
+    if (rc < 0)
+        goto out;
+    rc = -1;
     /* Mappings: one lib (and resource) each, in the file's order. */
     for (size_t i = 0; i < pr->n_mapping; i++) {
         Perftools__Profiles__Mapping *m = pr->mapping[i];
-        if (index_id(&maps, m->id) < 0) {
-            cu_fail_named(err, errlen, name, "mapping: id 0 or duplicate id");
-            goto out;
-        }
-        if (!STR_OK(m->filename) || !STR_OK(m->build_id)) {
-            cu_fail_named(err, errlen, name, "mapping %" PRIu64 ": string index out "
-                 "of range", m->id);
-            goto out;
-        }
         cu_grow(&p->lib, &p->lib_cap, p->nlib + 1, sizeof *p->lib);
         const char *path = STR(m->filename);
         p->lib[p->nlib++] = (ff_lib_t){str_id(p, base_name(path)),
                                        str_id(p, path),
                                        hex_of(STR(m->build_id))};
     }
-    for (size_t i = 0; i < pr->n_function; i++) {
-        Perftools__Profiles__Function *f = pr->function[i];
-        if (index_id(&fns, f->id) < 0) {
-            cu_fail_named(err, errlen, name, "function: id 0 or duplicate id");
-            goto out;
-        }
-        if (!STR_OK(f->name) || !STR_OK(f->system_name) || !STR_OK(f->filename)) {
-            cu_fail_named(err, errlen, name, "function %" PRIu64 ": string index out "
-                 "of range", f->id);
-            goto out;
-        }
-    }
-    for (size_t i = 0; i < pr->n_location; i++) {
-        Perftools__Profiles__Location *l = pr->location[i];
-        if (index_id(&locs, l->id) < 0) {
-            cu_fail_named(err, errlen, name, "location: id 0 or duplicate id");
-            goto out;
-        }
-        if (l->mapping_id && find_id(&maps, l->mapping_id) == SIZE_MAX) {
-            cu_fail_named(err, errlen, name, "location %" PRIu64 " refers to unknown "
-                 "mapping %" PRIu64, l->id, l->mapping_id);
-            goto out;
-        }
-        if (l->n_line > FF_MAX_INLINE_DEPTH) {
+    for (size_t i = 0; i < pr->n_location; i++)
+        if (pr->location[i]->n_line > FF_MAX_INLINE_DEPTH) {
             cu_fail_named(err, errlen, name, "location %" PRIu64 ": more than %u "
-                 "inlined calls", l->id, FF_MAX_INLINE_DEPTH);
+                 "inlined calls", pr->location[i]->id, FF_MAX_INLINE_DEPTH);
             goto out;
         }
-        for (size_t j = 0; j < l->n_line; j++)
-            if (find_id(&fns, l->line[j]->function_id) == SIZE_MAX) {
-                cu_fail_named(err, errlen, name, "location %" PRIu64 " refers to "
-                     "unknown function %" PRIu64, l->id,
-                     l->line[j]->function_id);
-                goto out;
-            }
-    }
 
     for (size_t si = 0; si < pr->n_sample; si++) {
         Perftools__Profiles__Sample *s = pr->sample[si];
-        if (s->n_value != pr->n_sample_type) {
-            cu_fail_named(err, errlen, name, "sample %zu has %zu values, expected %zu",
-                 si, s->n_value, pr->n_sample_type);
+        if (pprof_sample_check(pr, si, vi, name, err, errlen) < 0)
             goto out;
-        }
-        if (s->value[vi] < 0) {
-            cu_fail_named(err, errlen, name, "sample %zu has a negative value", si);
-            goto out;
-        }
         if (s->value[vi] == 0)
             continue;
         /* Thread: the numeric label `thread` (1 when the profile has none);
@@ -282,7 +222,7 @@ static int build(ff_profile_t *p, const char *name,
          * first: walk both backwards to go from the root. */
         uint32_t node = 0; /* stack + 1 */
         for (size_t k = s->n_location_id; k-- > 0;) {
-            size_t li = find_id(&locs, s->location_id[k]);
+            size_t li = pprof_index_find(&ix.locs, s->location_id[k]);
             if (li == SIZE_MAX) {
                 cu_fail_named(err, errlen, name, "sample %zu refers to unknown "
                      "location %" PRIu64, si, s->location_id[k]);
@@ -292,7 +232,7 @@ static int build(ff_profile_t *p, const char *name,
             int32_t lib = -1;
             int64_t addr = -1;
             if (l->mapping_id) {
-                size_t mi = find_id(&maps, l->mapping_id);
+                size_t mi = pprof_index_find(&ix.maps, l->mapping_id);
                 Perftools__Profiles__Mapping *m = pr->mapping[mi];
                 lib = (int32_t)mi;
                 if (l->address >= m->memory_start && l->address < m->memory_limit)
@@ -311,7 +251,7 @@ static int build(ff_profile_t *p, const char *name,
                  depth++) {
                 Perftools__Profiles__Line *ln = l->line[j];
                 Perftools__Profiles__Function *f =
-                    pr->function[find_id(&fns, ln->function_id)];
+                    pr->function[pprof_index_find(&ix.fns, ln->function_id)];
                 const char *fname = *STR(f->name) ? STR(f->name)
                                                   : STR(f->system_name);
                 int32_t src = *STR(f->filename)
@@ -336,9 +276,7 @@ static int build(ff_profile_t *p, const char *name,
     }
     rc = 0;
 out:
-    tuplemap_free(&maps);
-    tuplemap_free(&locs);
-    tuplemap_free(&fns);
+    pprof_index_free(&ix);
     return rc;
 #undef STR
 #undef STR_OK

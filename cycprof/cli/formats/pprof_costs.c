@@ -5,8 +5,8 @@
 #include "pprof_costs.h"
 #include "cmdutil.h"
 #include "pprof_reader.h"
+#include "pprof_index.h"
 #include "profile.pb-c.h"
-#include "tuplemap.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -20,26 +20,6 @@
 #define MAX_FRAMES (1u << 28)
 
 
-/* ids (64-bit, non-zero, distinct) -> index in the message's array. */
-static int index_ids(tuplemap_t *m, const uint64_t *ids, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        int added;
-        if (ids[i] == 0)
-            return -1;
-        tuplemap_get(m, (uint32_t)ids[i], (uint32_t)(ids[i] >> 32), 0, 0,
-                     &added);
-        if (!added)
-            return -1;
-    }
-    return 0;
-}
-
-static size_t find_id(const tuplemap_t *m, uint64_t id)
-{
-    return tuplemap_find(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0);
-}
-
 /* A frame as the model keys it. */
 typedef struct frame {
     uint32_t fl, fn, ob, line;
@@ -51,7 +31,7 @@ typedef struct reader {
     const char *name;
     char *err;
     size_t errlen;
-    tuplemap_t locs, fns, maps;
+    pprof_index_t ix;
     uint32_t *fn_name, *fn_file;  /* per function */
     uint32_t *map_ob;             /* per mapping */
     uint32_t *loc_ob, *loc_addr;  /* per location; loc_addr: "0x..." name */
@@ -159,45 +139,14 @@ static int read_types(reader_t *r)
 static int read_tables(reader_t *r)
 {
     Perftools__Profiles__Profile *pr = r->pr;
-    size_t nstr = pr->n_string_table;
-#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
-    uint64_t *ids;
-    int bad;
-
-    ids = cu_calloc(pr->n_function + 1, sizeof *ids);
-    for (size_t i = 0; i < pr->n_function; i++)
-        ids[i] = pr->function[i]->id;
-    bad = index_ids(&r->fns, ids, pr->n_function);
-    free(ids);
-    if (bad)
-        return cu_fail_named(r->err, r->errlen, r->name, "function: id 0 or a "
-                    "duplicate id");
-    ids = cu_calloc(pr->n_mapping + 1, sizeof *ids);
-    for (size_t i = 0; i < pr->n_mapping; i++)
-        ids[i] = pr->mapping[i]->id;
-    bad = index_ids(&r->maps, ids, pr->n_mapping);
-    free(ids);
-    if (bad)
-        return cu_fail_named(r->err, r->errlen, r->name, "mapping: id 0 or a "
-                    "duplicate id");
-    ids = cu_calloc(pr->n_location + 1, sizeof *ids);
-    for (size_t i = 0; i < pr->n_location; i++)
-        ids[i] = pr->location[i]->id;
-    bad = index_ids(&r->locs, ids, pr->n_location);
-    free(ids);
-    if (bad)
-        return cu_fail_named(r->err, r->errlen, r->name, "location: id 0 or a "
-                    "duplicate id");
+    if (pprof_index_build(&r->ix, pr, r->name, r->err, r->errlen) < 0)
+        return -1;
 
     unsigned has = 0;
     r->fn_name = cu_calloc(pr->n_function + 1, sizeof *r->fn_name);
     r->fn_file = cu_calloc(pr->n_function + 1, sizeof *r->fn_file);
     for (size_t i = 0; i < pr->n_function; i++) {
         Perftools__Profiles__Function *f = pr->function[i];
-        if (!STR_OK(f->name) || !STR_OK(f->system_name) ||
-            !STR_OK(f->filename))
-            return cu_fail_named(r->err, r->errlen, r->name, "function %" PRIu64
-                        ": string index out of range", f->id);
         const char *s = pr->string_table[f->name];
         if (!*s)
             s = pr->string_table[f->system_name];
@@ -211,9 +160,6 @@ static int read_tables(reader_t *r)
     }
     r->map_ob = cu_calloc(pr->n_mapping + 1, sizeof *r->map_ob);
     for (size_t i = 0; i < pr->n_mapping; i++) {
-        if (!STR_OK(pr->mapping[i]->filename))
-            return cu_fail_named(r->err, r->errlen, r->name, "mapping %" PRIu64
-                        ": string index out of range", pr->mapping[i]->id);
         r->map_ob[i] = str_id(r, pr->mapping[i]->filename);
         if (*pr->string_table[pr->mapping[i]->filename])
             has |= CG_LACKS_OBJECT;
@@ -223,22 +169,11 @@ static int read_tables(reader_t *r)
     for (size_t i = 0; i < pr->n_location; i++) {
         Perftools__Profiles__Location *l = pr->location[i];
         r->loc_ob[i] = r->unknown_ob;
-        if (l->mapping_id) {
-            size_t m = find_id(&r->maps, l->mapping_id);
-            if (m == SIZE_MAX)
-                return cu_fail_named(r->err, r->errlen, r->name, "location %" PRIu64
-                            " refers to unknown mapping %" PRIu64, l->id,
-                            l->mapping_id);
-            r->loc_ob[i] = r->map_ob[m];
-        }
-        for (size_t j = 0; j < l->n_line; j++) {
-            if (find_id(&r->fns, l->line[j]->function_id) == SIZE_MAX)
-                return cu_fail_named(r->err, r->errlen, r->name, "location %" PRIu64
-                            " refers to unknown function %" PRIu64, l->id,
-                            l->line[j]->function_id);
+        if (l->mapping_id)
+            r->loc_ob[i] = r->map_ob[pprof_index_find(&r->ix.maps, l->mapping_id)];
+        for (size_t j = 0; j < l->n_line; j++)
             if (l->line[j]->line > 0)
                 has |= CG_LACKS_LINE;
-        }
         if (!l->n_line) {
             char buf[32];
             snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
@@ -247,7 +182,6 @@ static int read_tables(reader_t *r)
     }
     r->p->lacks |= (CG_LACKS_FILE | CG_LACKS_LINE | CG_LACKS_OBJECT) & ~has;
     return 0;
-#undef STR_OK
 }
 
 /* The j-th line of location li (innermost first); a location without lines
@@ -258,7 +192,7 @@ static frame_t frame_of(const reader_t *r, size_t li, size_t j)
     frame_t f = {r->unknown_file, r->loc_addr[li], r->loc_ob[li], 0};
     if (l->n_line) {
         Perftools__Profiles__Line *ln = l->line[j];
-        size_t fi = find_id(&r->fns, ln->function_id);
+        size_t fi = pprof_index_find(&r->ix.fns, ln->function_id);
         f.fl = r->fn_file[fi];
         f.fn = r->fn_name[fi];
         f.line = ln->line <= 0                  ? 0
@@ -309,7 +243,7 @@ static int read_sample(reader_t *r, size_t si)
     size_t *li = cu_calloc(s->n_location_id + 1, sizeof *li);
     int rc = 0;
     for (size_t k = 0; k < s->n_location_id; k++) {
-        li[k] = find_id(&r->locs, s->location_id[k]);
+        li[k] = pprof_index_find(&r->ix.locs, s->location_id[k]);
         if (li[k] == SIZE_MAX) {
             rc = cu_fail_named(r->err, r->errlen, r->name, "sample %zu refers to "
                       "unknown location %" PRIu64, si, s->location_id[k]);
@@ -364,9 +298,6 @@ static int read_message(cg_profile_t *p, const char *name,
     r.err = err;
     r.errlen = errlen;
     r.pr = pr;
-    tuplemap_init(&r.locs);
-    tuplemap_init(&r.fns);
-    tuplemap_init(&r.maps);
     r.unknown_file = intern(&p->names, "???");
     r.unknown_ob = intern(&p->names, "");
 
@@ -401,9 +332,7 @@ static int read_message(cg_profile_t *p, const char *name,
     free(r.loc_ob);
     free(r.loc_addr);
     free(r.stamp);
-    tuplemap_free(&r.locs);
-    tuplemap_free(&r.fns);
-    tuplemap_free(&r.maps);
+    pprof_index_free(&r.ix);
     pprof_free_unpacked(pr);
     return rc;
 }

@@ -4,7 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "pprof_reader.h"
 #include "cmdutil.h"
-#include "tuplemap.h"
+#include "pprof_index.h"
 #include "profile.pb-c.h"
 
 #include <errno.h>
@@ -87,42 +87,6 @@ bad:
     return -1;
 }
 
-/* id -> index maps for locations and functions (ids are 64-bit). */
-static int index_ids(tuplemap_t *m, size_t n, uint64_t (*id_of)(void *, size_t),
-                     void *arr, const char **why)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t id = id_of(arr, i);
-        int added;
-        if (id == 0) {
-            *why = "id 0";
-            return -1;
-        }
-        /* Index k == i because every id is new. */
-        tuplemap_get(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0, &added);
-        if (!added) {
-            *why = "duplicate id";
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static size_t find_id(const tuplemap_t *m, uint64_t id)
-{
-    return tuplemap_find(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0);
-}
-
-static uint64_t loc_id(void *a, size_t i)
-{
-    return ((Perftools__Profiles__Location **)a)[i]->id;
-}
-
-static uint64_t fn_id(void *a, size_t i)
-{
-    return ((Perftools__Profiles__Function **)a)[i]->id;
-}
-
 /* Frame name: sanitised so that the folded format stays parseable
  * (';' separates frames, a newline ends the record). */
 static uint32_t frame_name(stack_profile_t *sp, const char *s)
@@ -168,7 +132,6 @@ int pprof_default_value(const Perftools__Profiles__Profile *pr,
 static int build(stack_profile_t *sp, const char *name,
                  Perftools__Profiles__Profile *pr, char *err, size_t errlen)
 {
-    const char *why = NULL;
     size_t nstr = pr->n_string_table;
 #define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
     int vi = pprof_default_value(pr, name, err, errlen);
@@ -187,66 +150,33 @@ static int build(stack_profile_t *sp, const char *name,
     if (pr->n_comment && STR_OK(pr->comment[0]) && !sp->cmd)
         sp->cmd = cu_strdup(pr->string_table[pr->comment[0]]);
 
-    tuplemap_t locs, fns;
-    tuplemap_init(&locs);
-    tuplemap_init(&fns);
+    pprof_index_t ix;
     uint32_t *fname = NULL, *frames = NULL;
     size_t frames_cap = 0;
-    int rc = 0;
-
-    if (index_ids(&locs, pr->n_location, loc_id, pr->location, &why) < 0) {
-        rc = cu_fail_named(err, errlen, name, "location: %s", why);
+    int rc = pprof_index_build(&ix, pr, name, err, errlen);
+    if (rc < 0)
         goto out;
-    }
-    if (index_ids(&fns, pr->n_function, fn_id, pr->function, &why) < 0) {
-        rc = cu_fail_named(err, errlen, name, "function: %s", why);
-        goto out;
-    }
     /* Function names, resolved once. */
     fname = cu_calloc(pr->n_function, sizeof *fname);
     for (size_t i = 0; i < pr->n_function; i++) {
         Perftools__Profiles__Function *f = pr->function[i];
-        if (!STR_OK(f->name) || !STR_OK(f->system_name) || !STR_OK(f->filename)) {
-            rc = cu_fail_named(err, errlen, name, "function %" PRIu64 ": string index "
-                                         "out of range", f->id);
-            goto out;
-        }
         const char *s = pr->string_table[f->name];
         if (!*s)
             s = pr->string_table[f->system_name];
         fname[i] = frame_name(sp, *s ? s : "??");
     }
-    /* Check every location's lines once, so the sample loop can trust them. */
-    for (size_t i = 0; i < pr->n_location; i++) {
-        Perftools__Profiles__Location *l = pr->location[i];
-        for (size_t j = 0; j < l->n_line; j++)
-            if (find_id(&fns, l->line[j]->function_id) == SIZE_MAX) {
-                rc = cu_fail_named(err, errlen, name, "location %" PRIu64 " refers to "
-                          "unknown function %" PRIu64, l->id,
-                          l->line[j]->function_id);
-                goto out;
-            }
-    }
 
     for (size_t si = 0; si < pr->n_sample; si++) {
         Perftools__Profiles__Sample *s = pr->sample[si];
-        if (s->n_value != pr->n_sample_type) {
-            rc = cu_fail_named(err, errlen, name, "sample %zu has %zu values, expected "
-                      "%zu", si, s->n_value, pr->n_sample_type);
+        if ((rc = pprof_sample_check(pr, si, (size_t)vi, name, err, errlen)) < 0)
             goto out;
-        }
-        if (s->value[vi] < 0) {
-            rc = cu_fail_named(err, errlen, name, "sample %zu has a negative value",
-                      si);
-            goto out;
-        }
         if (s->value[vi] == 0)
             continue;
         /* pprof stacks are leaf first, and a location's lines innermost
          * (inlined) first: walk everything backwards to get root first. */
         size_t depth = 0;
         for (size_t k = s->n_location_id; k-- > 0;) {
-            size_t li = find_id(&locs, s->location_id[k]);
+            size_t li = pprof_index_find(&ix.locs, s->location_id[k]);
             if (li == SIZE_MAX) {
                 rc = cu_fail_named(err, errlen, name, "sample %zu refers to unknown "
                           "location %" PRIu64, si, s->location_id[k]);
@@ -271,7 +201,7 @@ static int build(stack_profile_t *sp, const char *name,
                 frames[depth++] = frame_name(sp, buf);
             }
             for (size_t j = l->n_line; j-- > 0;)
-                frames[depth++] = fname[find_id(&fns, l->line[j]->function_id)];
+                frames[depth++] = fname[pprof_index_find(&ix.fns, l->line[j]->function_id)];
         }
         if (!depth) {
             cu_grow(&frames, &frames_cap, 1, sizeof *frames);
@@ -282,8 +212,7 @@ static int build(stack_profile_t *sp, const char *name,
 out:
     free(fname);
     free(frames);
-    tuplemap_free(&locs);
-    tuplemap_free(&fns);
+    pprof_index_free(&ix);
     return rc;
 #undef STR_OK
 }

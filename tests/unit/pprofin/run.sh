@@ -105,4 +105,23 @@ expect_err err-by-line-without-lines '^cycprof report: --by=line: the pprof prof
 expect_err err-unknown-sample-type "^cycprof report: unknown event 'instructions' in --sort \(the profile has: cycles\)" report --sort=instructions guest.pb
 expect_err err-mixed-types "^cycprof report: .*gocpu/cpu\.pprof: sample type '.*' is not among the events of the first profile \(cycles\)" report guest.pb gocpu/cpu.pprof
 
+# Tables that the wire format allows but no valid profile has: report (pprof
+# costs), folded (stacks) and firefox read them through one check, and each
+# names the same fault.
+python3 "$HERE/mkbroken.py" || bad setup "mkbroken.py failed"
+if "$CYC" folded valid.pb >valid.folded && [ "$(cat valid.folded)" = "main 10" ]; then
+    ok broken-tables-valid-control
+else bad broken-tables-valid-control "folded valid.pb: $(head -c 200 valid.folded)"; fi
+for cmd in report folded firefox; do
+    expect_err "broken-$cmd-fn-dup" ": fn-dup\.pb: function: id 0 or a duplicate id\$" $cmd fn-dup.pb
+    expect_err "broken-$cmd-loc-id0" ": loc-id0\.pb: location: id 0 or a duplicate id\$" $cmd loc-id0.pb
+    expect_err "broken-$cmd-fn-unknown" ": fn-unknown\.pb: location 1 refers to unknown function 9\$" $cmd fn-unknown.pb
+    expect_err "broken-$cmd-map-unknown" ": map-unknown\.pb: location 1 refers to unknown mapping 7\$" $cmd map-unknown.pb
+    expect_err "broken-$cmd-fn-string" ": fn-string\.pb: function 1: string index out of range\$" $cmd fn-string.pb
+    expect_err "broken-$cmd-map-string" ": map-string\.pb: mapping 1: string index out of range\$" $cmd map-string.pb
+    expect_err "broken-$cmd-values" ": values\.pb: sample 0 has 2 values, expected 1 \(one per sample type\)\$" $cmd values.pb
+done
+expect_err broken-folded-negative ": negative\.pb: sample 0 has a negative value\$" folded negative.pb
+expect_err broken-firefox-negative ": negative\.pb: sample 0 has a negative value\$" firefox negative.pb
+
 finish
