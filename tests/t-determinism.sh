@@ -338,8 +338,8 @@ total_at_pid() {
 # the pid, a line of the program's /proc/self/maps that glibc parses at
 # every Rust program's start: with --vgdb=yes a Rust program counted
 # 292,987, 293,001 and 292,938 instructions as pid 301, 9001 and 20001.
-# --deterministic=yes turns vgdb off unless --vgdb is given: no such line,
-# and one count (290,439) at every pid length.
+# --deterministic=yes turns vgdb off unless a --vgdb or --vgdb-* option is
+# given: no such line, and one count (290,439) at every pid length.
 t_det_vgdb_off() {
     need_tool
     need_prog rmaps
@@ -349,6 +349,8 @@ t_det_vgdb_off() {
     grep -q 'turns vgdb off' det.log || note "--deterministic=yes: the log does not say vgdb is off"
     n=$(vgdb_lines asked --deterministic=yes --vgdb=yes)
     [ "$n" = 1 ] || note "--deterministic=yes --vgdb=yes: $n lines name the vgdb file, not 1"
+    n=$(vgdb_lines gdb-at-start --deterministic=yes --vgdb-error=1000)
+    [ "$n" = 1 ] || note "--deterministic=yes --vgdb-error=1000: $n lines name the vgdb file, not 1"
     n=$(vgdb_lines default)
     [ "$n" = 1 ] || note "without --deterministic: $n lines name the vgdb file, not 1 (Valgrind's default)"
     # Pids of 3, 4 and 5 digits, where the kernel lets the test pick them.

@@ -58,7 +58,7 @@ void cp_det_print_usage(void)
 "    --deterministic=no|yes    the program sees the same clocks, entropy and\n"
 "                              CPU number on every run; the log names what\n"
 "                              could still make runs differ; vgdb is off\n"
-"                              unless a --vgdb option is given [no]\n"
+"                              unless a --vgdb* option is given [no]\n"
 "    --det-seed=<N>            seed of the entropy the program reads [0]\n"
 "    --det-epoch=<seconds>     the realtime clock's start [%lld]\n",
       (long long)DEFAULT_EPOCH);
@@ -115,10 +115,11 @@ static void rewrite_at_random(void)
  * /proc/self/maps, which glibc parses in every Rust program's start-up: a
  * pid one digit longer counted 4 more instructions.  The core starts the
  * gdbserver at the first scheduling, after post_clo_init, so turning the
- * default off here keeps the file out; a --vgdb the user gave stands. */
+ * default off here keeps the file out.  Any --vgdb or --vgdb-* option the
+ * user gave (--vgdb-error=0 to attach gdb at start, say) leaves it on. */
 static void turn_vgdb_off_unless_asked(void)
 {
-   if (VG_(clo_vgdb) == VGDB_NO || cp_core_option_given("--vgdb=")) return;
+   if (VG_(clo_vgdb) == VGDB_NO || cp_core_option_given("--vgdb")) return;
    VG_(clo_vgdb) = VGDB_NO;
    if (VG_(clo_verbosity) > 0)
       VG_(umsg)("cycprof: --deterministic=yes turns vgdb off (its file's name "
