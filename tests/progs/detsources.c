@@ -2,9 +2,10 @@
  * fixes (times, getrusage and sysinfo included), and does an amount of
  * work that depends on what it read: without the option its instruction
  * count changes from run to run, with it the
- * count repeats.  Prints one hex digest of everything it read. */
+ * count repeats.  Prints one hex digest of everything it read.  The
+ * processor's own sources: rdtsc, rdtscp, rdrand and rdseed on x86,
+ * cntvct_el0 on arm64. */
 #define _GNU_SOURCE
-#include <cpuid.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -19,7 +20,10 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <x86intrin.h>
+#endif
 
 static uint64_t digest = 1469598103934665603ull;
 
@@ -44,6 +48,7 @@ static void take_fd(int fd, size_t n)
         take(buf, n);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 /* rdrand and rdseed by their encodings' mnemonics, so that the program
  * builds without -mrdrnd -mrdseed; run only where CPUID has them. */
 static int hw_random(int seed, unsigned long long *v)
@@ -56,6 +61,38 @@ static int hw_random(int seed, unsigned long long *v)
     return ok;
 }
 
+static void take_processor_sources(void)
+{
+    unsigned a, b, c, d;
+    uint64_t tsc = __rdtsc();
+    take(&tsc, sizeof tsc);
+    unsigned aux;
+    tsc = __rdtscp(&aux);
+    take(&tsc, sizeof tsc);
+    take(&aux, sizeof aux);
+    if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_RDRND)) {
+        unsigned long long v = 0;
+        if (hw_random(0, &v))
+            take(&v, sizeof v);
+    }
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_RDSEED)) {
+        unsigned long long v = 0;
+        if (hw_random(1, &v))
+            take(&v, sizeof v);
+    }
+}
+#elif defined(__aarch64__)
+/* The virtual counter, which Linux lets user code read. */
+static void take_processor_sources(void)
+{
+    uint64_t cnt;
+    __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(cnt));
+    take(&cnt, sizeof cnt);
+}
+#else
+static void take_processor_sources(void) {}
+#endif
+
 __attribute__((noinline)) static uint64_t work(uint64_t rounds)
 {
     uint64_t x = rounds;
@@ -66,7 +103,6 @@ __attribute__((noinline)) static uint64_t work(uint64_t rounds)
 
 int main(void)
 {
-    unsigned a, b, c, d;
     take_clock(CLOCK_REALTIME);
     take_clock(CLOCK_MONOTONIC);
     take_clock(CLOCK_PROCESS_CPUTIME_ID);
@@ -74,7 +110,11 @@ int main(void)
     struct timeval tv;
     gettimeofday(&tv, NULL);
     take(&tv, sizeof tv);
+#ifdef SYS_time
     time_t t = (time_t)syscall(SYS_time, NULL);
+#else
+    time_t t = time(NULL);   /* arm64 has no time system call */
+#endif
     take(&t, sizeof t);
     struct tms tm;
     clock_t ticks = times(&tm);
@@ -89,12 +129,7 @@ int main(void)
     take(&si.uptime, sizeof si.uptime);
     take(&si.freeram, sizeof si.freeram);
     take(&si.loads, sizeof si.loads);
-    uint64_t tsc = __rdtsc();
-    take(&tsc, sizeof tsc);
-    unsigned aux;
-    tsc = __rdtscp(&aux);
-    take(&tsc, sizeof tsc);
-    take(&aux, sizeof aux);
+    take_processor_sources();
     unsigned char r[32];
     if (getrandom(r, sizeof r, 0) == (ssize_t)sizeof r)
         take(r, sizeof r);
@@ -104,16 +139,6 @@ int main(void)
     take_fd(dup_fd, 16);
     take_fd(open("/dev/random", O_RDONLY), 8);
     take((const void *)getauxval(AT_RANDOM), 16);
-    if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_RDRND)) {
-        unsigned long long v = 0;
-        if (hw_random(0, &v))
-            take(&v, sizeof v);
-    }
-    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_RDSEED)) {
-        unsigned long long v = 0;
-        if (hw_random(1, &v))
-            take(&v, sizeof v);
-    }
     unsigned cpu = 0, node = 0;
     syscall(SYS_getcpu, &cpu, &node, NULL);
     take(&cpu, sizeof cpu);
