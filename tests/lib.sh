@@ -96,9 +96,9 @@ vg() {
 # libfaketime makes a semaphore and a shared memory object named after the
 # pid and exports their names in FAKETIME_SHARED, so what the program
 # executes changes with the pid's length: lua5.4 counted 90 more with a
-# 5-digit pid than with a 4-digit one, and in one CI run 16822 fewer under
-# the tool than under lackey, the longer environment having moved lua's heap
-# and with it its hash seed.  Named in FAKETIME_SHARED, objects made here,
+# 5-digit pid than with a 4-digit one, and when the longer environment moves
+# lua's heap, its hash seed moves with it (the tool and lackey, run at pids
+# of different lengths, then differed by 16,822).  Named in FAKETIME_SHARED, objects made here,
 # one pair for the whole run, are opened instead; the start time they hold
 # is already set (to 0), so no run reads the real clock to store it.
 faketime_env() {
