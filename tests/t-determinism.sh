@@ -363,10 +363,13 @@ t_det_vgdb_off() {
     for prog in "${progs[@]}"; do
         totals=()
         for pid in 300 9000 20000; do
-            t=$(total_at_pid "$prog-$pid" "$pid" --deterministic=yes -- "$BIN/$prog")
-            case $t in pid*) echo "pid $((pid + 1)) was taken ($t ran): skipped"; continue ;; esac
-            totals+=("$t")
+            local try
+            for try in 1 2 3; do   # another test's process may take the pid first
+                t=$(total_at_pid "$prog-$pid" "$pid" --deterministic=yes -- "$BIN/$prog")
+                case $t in pid*) echo "pid $((pid + 1)) was taken ($t ran)" ;; *) totals+=("$t"); break ;; esac
+            done
         done
+        [ "${#totals[@]}" -ge 2 ] || note "$prog: fewer than two runs got the pid asked for (${totals[*]})"
         echo "$prog, --deterministic=yes, pids 301/9001/20001: ${totals[*]}"
         [ "$(printf '%s\n' "${totals[@]}" | sort -u | wc -l)" -le 1 ] ||
             note "--deterministic=yes: $prog counts ${totals[*]} as pids 301, 9001 and 20001"
