@@ -98,9 +98,10 @@ vg() {
 # executes changes with the pid's length: lua5.4 counted 90 more with a
 # 5-digit pid than with a 4-digit one, and when the longer environment moves
 # lua's heap, its hash seed moves with it (the tool and lackey, run at pids
-# of different lengths, then differed by 16,822).  Named in FAKETIME_SHARED, objects made here,
-# one pair for the whole run, are opened instead; the start time they hold
-# is already set (to 0), so no run reads the real clock to store it.
+# of different lengths, then differed by 16,822).  Named in
+# FAKETIME_SHARED, objects made here, one pair for the whole run, are
+# opened instead; the start time they hold is already set (to 0), so no
+# run reads the real clock to store it.
 faketime_env() {
     local lib name
     lib=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n1)
