@@ -7,7 +7,6 @@
 #include "cp_addrmap.h"
 #include "cp_children.h"
 #include "cp_context_store.h"
-#include "cp_heap.h"
 #include "cp_hugemem.h"
 
 #define BUCKET_SLOTS 12
@@ -32,7 +31,6 @@ typedef struct {
 } Recent;
 static Recent* recent;        /* carved: lives as long as the tool */
 
-static void*   allocated;     /* buckets' block, for cp_heap_free */
 static Bucket* buckets;
 static UWord   bucket_mask, n_entries;
 
@@ -49,8 +47,7 @@ static UChar tag_of(UWord hash)
 
 static void make_buckets(UWord n)
 {
-   buckets = cp_hugemem_table("cp.ctx.children", n * sizeof(Bucket),
-                              &allocated);
+   buckets = cp_hugemem_table("cp.ctx.children", n * sizeof(Bucket));
    bucket_mask = n - 1;
 }
 
@@ -133,8 +130,7 @@ void cp_children_add(const Context* c)
 {
    UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS, hash = key_hash(c);
    if (4 * (n_entries + 1) > 3 * capacity) {
-      void* old_allocated = allocated;
-      const Bucket* old = buckets;
+      Bucket* old = buckets;
       UWord b, old_n = bucket_mask + 1;
       UInt k;
       make_buckets(2 * old_n);
@@ -143,7 +139,7 @@ void cp_children_add(const Context* c)
             const Context* moved = cp_context_at(old[b].id[k]);
             put(moved, key_hash(moved));
          }
-      cp_hugemem_table_free(old_allocated);
+      cp_hugemem_table_free(old);
    }
    put(c, hash);
    n_entries++;
@@ -158,7 +154,6 @@ ULong cp_children_bytes(void)
 
 void cp_children_free(void)
 {
-   cp_hugemem_table_free(allocated);
-   allocated = NULL;
+   cp_hugemem_table_free(buckets);
    buckets = NULL;
 }

@@ -172,28 +172,28 @@ Bool cp_hugemem_owns(const void* p)
    return False;
 }
 
-void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block)
+void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes)
 {
-   Bool huge = bytes >= HUGE_PAGE;
-   void* table = carve(align_up(bytes, 8), huge ? HUGE_PAGE : CACHE_LINE);
+   Bool spans_huge_page = bytes >= HUGE_PAGE;
+   void* table = carve(align_up(bytes, 8),
+                       spans_huge_page ? HUGE_PAGE : CACHE_LINE);
    (void)cost_centre;
    tl_assert(n_tables < MAX_TABLES);
    tables[n_tables].start = table;
    tables[n_tables].bytes = bytes;
    n_tables++;
-   *block = table;
    return table;
 }
 
-void cp_hugemem_table_free(void* block)
+void cp_hugemem_table_free(void* table)
 {
    UInt i;
-   if (!block) return;
+   if (!table) return;
    for (i = 0; i < n_tables; i++) {
-      if (!inside(&tables[i], block)) continue;
+      if (!inside(&tables[i], table)) continue;
       cp_sys_release_pages(tables[i].start, tables[i].bytes);
       tables[i] = tables[--n_tables];
       return;
    }
-   tl_assert2(0, "cp_hugemem_table_free: %p is no table", block);
+   tl_assert2(0, "cp_hugemem_table_free: %p is no table", table);
 }

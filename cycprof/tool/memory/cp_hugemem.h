@@ -37,8 +37,8 @@ Bool cp_hugemem_owns(const void* p);
 
 /* bytes of zeroed memory for a table that is freed whole: aligned to
  * 2 MiB when it spans a huge page, else to a cache line.
- * cp_hugemem_table_free(*block) gives it back. */
-void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes, void** block);
-void  cp_hugemem_table_free(void* block);
+ * cp_hugemem_table_free gives its pages back. */
+void* cp_hugemem_table(const HChar* cost_centre, SizeT bytes);
+void  cp_hugemem_table_free(void* table);
 
 #endif
