@@ -357,7 +357,7 @@ t_det_vgdb_off() {
     n=$(vgdb_lines default)
     [ "$n" = 1 ] || note "without --deterministic: $n lines name the vgdb file, not 1 (Valgrind's default)"
     # Pids of 3, 4 and 5 digits, where the kernel lets the test pick them.
-    [ -w /proc/sys/kernel/ns_last_pid ] || { echo "ns_last_pid is not writable: pid lengths not tried"; return 0; }
+    [ -w /proc/sys/kernel/ns_last_pid ] || { not_checked "counts at pids of 3, 4 and 5 digits (/proc/sys/kernel/ns_last_pid is not writable: needs root)"; return 0; }
     local prog progs=(mapslines) pid totals t
     [ -x "$BIN/rmaps" ] && progs+=(rmaps)
     for prog in "${progs[@]}"; do

@@ -38,12 +38,10 @@ register exit-status t_exit_status
 # program not run.  The full tool built -m32 stopped in VG_(tool_panic).
 t_guest_32bit() {
     need_tool
-    [ "$TOOL_PLATFORM" = amd64-linux ] || { echo "skipped: no 32-bit twin on $TOOL_PLATFORM"; return 0; }
+    [ "$TOOL_PLATFORM" = amd64-linux ] || skip "no 32-bit twin of the tool on $TOOL_PLATFORM"
     printf '#include <stdio.h>\nint main(void) { puts("ran"); return 3; }\n' >prog32.c
-    if ! gcc -m32 -o prog32 prog32.c 2>m32.err; then
-        echo "skipped: gcc -m32 does not build here (gcc-multilib): $(head -c 200 m32.err)"
-        return 0
-    fi
+    gcc -m32 -o prog32 prog32.c 2>m32.err ||
+        skip "gcc -m32 does not build here (scripts/install-deps installs gcc-multilib): $(head -c 200 m32.err)"
     [ -e "$VGLIB/cycprof-x86-linux" ] ||
         fail "gcc -m32 works but the build has no cycprof-x86-linux (configure before gcc-multilib was installed?)"
     local rc
