@@ -33,11 +33,20 @@ setup_workdir() {
 }
 
 # ------------------------------------------------------------------ failures
-# Inside a test (run in its own subshell, cwd = its dir, REASON_FILE set):
-#   fail MSG    record MSG and end the test
-#   note MSG    record MSG and go on (the test fails at the end)
+# Inside a test (run in its own subshell, cwd = its dir, REASON_FILE,
+# SKIP_FILE and UNCHECKED_FILE set):
+#   fail MSG         record MSG and end the test
+#   note MSG         record MSG and go on (the test fails at the end)
+#   skip MSG         this machine cannot run the test (a CPU feature, a
+#                    package, a permission it lacks): record MSG and end the
+#                    test, reported 'skip NAME: MSG' and counted apart from
+#                    the passes (a failure noted before still fails it)
+#   not_checked MSG  a part of the test cannot run here: record MSG and go
+#                    on; the test's ok line names what was not checked
 fail() { echo "$*" >>"$REASON_FILE"; echo "FAIL: $*"; exit 1; }
 note() { echo "$*" >>"$REASON_FILE"; echo "FAIL: $*"; }
+skip() { echo "$*" >>"$SKIP_FILE"; echo "SKIP: $*"; exit 0; }
+not_checked() { echo "$*" >>"$UNCHECKED_FILE"; echo "NOT CHECKED: $*"; }
 
 need_tool() {
     [ -x "$TOOL_BIN" ] || [ -f "$TOOL_BIN" ] ||

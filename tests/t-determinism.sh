@@ -75,13 +75,17 @@ expect_deterministic() {
 }
 
 # A C program that reads every source the option fixes (clocks, rdtsc,
-# rdtscp, rdrand and rdseed on x86 or cntvct_el0 on arm64, getrandom,
-# /dev/urandom by name and dup'd, /dev/random, AT_RANDOM, getcpu) and
-# works in proportion to what it read.
+# rdtscp, rdrand and rdseed on x86 where CPUID has them, or cntvct_el0 on
+# arm64, getrandom, /dev/urandom by name and dup'd, /dev/random,
+# AT_RANDOM, getcpu) and works in proportion to what it read.  The
+# det-insn-* tests check the processor sources one by one, and skip those
+# the CPU lacks.
 t_det_c_sources() {
     need_tool
     need_prog detsources
     MUST_DIFFER=1 expect_deterministic detsources "$BIN/detsources"
+    grep '^processor sources read:' detsources-det.1.stdout ||
+        note "detsources: the program does not name the processor sources it read"
     cmp -s detsources-det.1.stdout detsources-det.2.stdout ||
         note "detsources: the program's output differs between runs with the option"
     grep -q ' waited$' detsources-det.1.stdout ||
@@ -103,6 +107,80 @@ t_det_c_sources() {
     ! grep -q '^Recorded:' same.diff || note "cycprof diff says two runs of one mode were recorded differently"
 }
 register det-c-sources t_det_c_sources
+
+# insn_reads NAME INSN [tool options]: detsources INSN under the tool, its
+# three reads in NAME.txt; skips the test when the CPU, as Valgrind's guest
+# sees it through CPUID, lacks INSN.
+insn_reads() {
+    local name=$1 insn=$2 rc
+    shift 2
+    cycprof "$PWD/$name.out" "$PWD/$name.log" --pprof=no "$@" -- "$BIN/detsources" "$insn" \
+        >"$name.txt" 2>"$name.err" </dev/null
+    rc=$?
+    [ $rc = 77 ] && skip "$insn is not on this CPU as Valgrind's guest sees it ($(sed 's/^[^(]*(//; s/)$//' "$name.txt")): --deterministic=yes not checked on it"
+    [ $rc = 0 ] || fail "$name: detsources $insn exited $rc ($(tail -n 2 "$name.err" | tr '\n' ' '))"
+    [ "$(wc -l <"$name.txt")" = 3 ] || fail "$name: detsources $insn did not print three reads: $(head -c 200 "$name.txt")"
+    sed "s/^/$name: /" "$name.txt"
+}
+
+# det_insn INSN: --deterministic=yes on one processor source
+# (progs/detsources.c INSN reads it three times).  Two runs with the option
+# read the same values, two without read others (or the test cannot tell);
+# under the option the counters are the virtual clock (docs/reproducible.md:
+# a 3 GHz time-stamp counter, rdtscp's processor id 0; cntvct_el0 at
+# cntfrq_el0's frequency), read between the CLOCK_MONOTONIC reads around
+# them, and rdrand and rdseed always succeed and follow --det-seed.
+det_insn() {
+    local insn=$1
+    need_tool
+    need_prog detsources
+    insn_reads plain.1 "$insn"
+    insn_reads plain.2 "$insn"
+    insn_reads det.1 "$insn" --deterministic=yes
+    insn_reads det.2 "$insn" --deterministic=yes
+    cmp -s det.1.txt det.2.txt ||
+        note "$insn: two runs with --deterministic=yes read other values: $(paste -s -d' ' det.1.txt) / $(paste -s -d' ' det.2.txt)"
+    ! cmp -s plain.1.txt plain.2.txt ||
+        note "$insn: two runs without the option read the same values: the test cannot tell"
+    case $insn in
+    rdrand | rdseed)
+        insn_reads seed1 "$insn" --deterministic=yes --det-seed=1
+        ! cmp -s det.1.txt seed1.txt || note "$insn: --det-seed=1 reads the values --det-seed=0 reads"
+        ;;
+    esac
+    pycheck "$insn" det.1.txt <<'PY'
+import sys
+from cyc import Checker
+C = Checker()
+insn, path = sys.argv[1], sys.argv[2]
+for n, line in enumerate(open(path), 1):
+    f = [int(x) for x in line.split()]
+    where = "%s read %d under --deterministic=yes (%s)" % (insn, n, line.strip())
+    if insn in ("rdtsc", "rdtscp"):
+        before, tsc, after = f[:3]
+        C.true(3 * before <= tsc <= 3 * after,
+               "%s: the count is not a 3 GHz counter on the virtual clock read around it" % where)
+        if insn == "rdtscp":
+            C.eq("%s: processor id" % where, 0, f[3])
+    elif insn == "cntvct":
+        before, cnt, after, freq = f
+        C.true(before * freq // 10**9 <= cnt <= after * freq // 10**9,
+               "%s: the count is not the virtual clock at cntfrq_el0's frequency" % where)
+    else:
+        C.eq("%s: success flag" % where, 1, f[1])
+C.done()
+PY
+}
+case $TOOL_PLATFORM in
+amd64-linux) DET_INSNS="rdtsc rdtscp rdrand rdseed" ;;
+arm64-linux) DET_INSNS=cntvct ;;
+*) DET_INSNS= ;;
+esac
+for insn in $DET_INSNS; do
+    eval "t_det_insn_$insn() { det_insn $insn; }"
+    register "det-insn-$insn" "t_det_insn_$insn"
+done
+unset insn
 
 # A forked child gets a stream of entropy of its own, the same on every run.
 t_det_fork() {
@@ -357,7 +435,7 @@ t_det_vgdb_off() {
     n=$(vgdb_lines default)
     [ "$n" = 1 ] || note "without --deterministic: $n lines name the vgdb file, not 1 (Valgrind's default)"
     # Pids of 3, 4 and 5 digits, where the kernel lets the test pick them.
-    [ -w /proc/sys/kernel/ns_last_pid ] || { echo "ns_last_pid is not writable: pid lengths not tried"; return 0; }
+    [ -w /proc/sys/kernel/ns_last_pid ] || { not_checked "counts at pids of 3, 4 and 5 digits (/proc/sys/kernel/ns_last_pid is not writable: needs root)"; return 0; }
     local prog progs=(mapslines) pid totals t
     [ -x "$BIN/rmaps" ] && progs+=(rmaps)
     for prog in "${progs[@]}"; do

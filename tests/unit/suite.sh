@@ -5,17 +5,23 @@
 #                     $VGLIB (the vg-lib overlay); makes the scratch dir $T
 #                     and cds into it
 #   ok NAME / bad NAME REASON    one result line
+#   skip NAME REASON  a check this machine cannot run: 'skip NAME: REASON',
+#                     counted apart (tests/run reports a suite whose every
+#                     check skipped as skipped, and names the skipped checks
+#                     of any other)
 #   expect_err NAME REGEX ARGS   cycprof ARGS rejected in one line
-#   finish            "NAME: N passed, N failed", removes $T when all passed
-#                     (and KEEP is unset), exits non-zero on any failure
+#   finish            "NAME: N passed, N failed, N skipped", removes $T when
+#                     none failed (and KEEP is unset), exits non-zero on any
+#                     failure
 set -u
 SUITE_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 : "${CYCPROF_BUILD:=$SUITE_REPO/build}"
-PASS=0 FAILS=0
+PASS=0 FAILS=0 SKIPS=0
 ok() { echo "ok $1"; PASS=$((PASS + 1)); }
 bad() { echo "FAIL $1: $2"; FAILS=$((FAILS + 1)); }
+skip() { echo "skip $1: $2"; SKIPS=$((SKIPS + 1)); }
 finish() {
-    echo "$SUITE: $PASS passed, $FAILS failed"
+    echo "$SUITE: $PASS passed, $FAILS failed, $SKIPS skipped"
     if [ $FAILS = 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$T"; else echo "# kept $T"; fi
     [ $FAILS = 0 ]
     exit

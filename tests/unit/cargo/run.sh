@@ -50,11 +50,11 @@ expect_err() {
 }
 mkdir -p "$T/nocargo" && cd "$T/nocargo" || exit 1
 d=$T/nocargo; while [ "$d" != / ] && [ ! -e "$d/Cargo.toml" ]; do d=$(dirname "$d"); done
-if [ -e "$d/Cargo.toml" ]; then echo "# skip err-not-cargo-project: $d/Cargo.toml exists"
+if [ -e "$d/Cargo.toml" ]; then skip err-not-cargo-project "the scratch folder lies inside a cargo project ($d/Cargo.toml)"
 else expect_err err-not-cargo-project 1 "^cargo-cycprof: not inside a cargo project \(no Cargo.toml in $T/nocargo or any parent" --; fi
 
 if ! command -v cargo >/dev/null; then
-    echo "# skip: cargo not installed; cargo cycprof runs not tested"; finish
+    skip cargo-runs "cargo is not installed (scripts/install-deps installs it)"; finish
 fi
 if [ ! -f "$VGLIB/cycprof-amd64-linux" ]; then
     bad setup "the cycprof tool is not built ($VGLIB/cycprof-amd64-linux)"; finish
@@ -151,7 +151,7 @@ else
         [ -n "$p" ] && [ "$p" = "$m" ] && ok "fib-pprof-reads ($p)" ||
             bad fib-pprof-reads "go tool pprof -top '$p', cycprof report '$m'"
     else
-        echo "# skip fib-pprof-reads: go not installed"
+        skip fib-pprof-reads "go is not installed (scripts/install-deps installs golang-go)"
     fi
 fi
 

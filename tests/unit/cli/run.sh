@@ -215,7 +215,7 @@ if [ -f "$VGLIB/cycprof-amd64-linux" ]; then
         fi
     fi
 else
-    echo "# skip: cycprof tool not built ($VGLIB/cycprof-amd64-linux); real-run tests not run"
+    skip real-runs "the cycprof tool is not built ($VGLIB/cycprof-amd64-linux)"
 fi
 
 # ---------------------------------------------------------------- bad input

@@ -213,7 +213,7 @@ RS
     then ok rust-hash-mod-funcname-matches
     else bad rust-hash-mod-funcname-matches "$(grep -m 3 -E "$sym_re|^Matched" d.txt | tr '\n' ' ')"; fi
 else
-    echo "skip rust-hash: no rustc"
+    skip rust-hash "rustc is not installed (scripts/install-deps installs it)"
 fi
 
 # Hand-written profiles, whose names are the oracle.

@@ -73,7 +73,7 @@ else
     mkdir -p inc/valgrind && ln -sf "$HDR" inc/valgrind/cycprof.h
     if ! gcc -O1 -g -Wall -Werror -Iinc -o example example.c 2>cc.txt; then
         bad man-cycprof-h-example "the example does not compile: $(head -n 3 cc.txt | tr '\n' ' ')"
-    elif [ ! -d "$VGLIB" ]; then echo "# skip man-cycprof-h-example run: no vg-lib overlay"
+    elif [ ! -d "$VGLIB" ]; then skip man-cycprof-h-example-run "no vg-lib overlay under $VGLIB"
     else
         VALGRIND_LIB=$VGLIB valgrind --tool=cycprof --pprof=no --cycprof-out-file="$T/ex.out" \
             ./example >ex.txt 2>ex.log; rc=$?

@@ -33,6 +33,22 @@ if [ -z "$NPM_DIR" ]; then
         [ -d "$d/node_modules" ] && { NPM_DIR=$d; break; }
     done
 fi
+# What a skipped check lacks and the command that installs it; the
+# versions are scripts/install-deps' pins.
+NPM_PINS=$(sed -n 's/^NPM_PKGS="\(.*\)"$/\1/p' "$REPO/scripts/install-deps")
+npm_hint() { # PACKAGE
+    local dir=${NPM_DIR:-${CYCPROF_NPM_DIR:-}} pin
+    if [ -z "$dir" ]; then
+        if [ "$(id -u)" -eq 0 ]; then dir=/var/cache/cycprof-npm
+        else dir=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/cycprof-npm; fi
+    fi
+    pin=$(printf '%s\n' $NPM_PINS | grep -m1 "^$1@" || echo "$1")
+    printf 'npm %s is not in %s: scripts/install-deps installs it (when it says its npm install failed, see its output: the npm registry may be unreachable), or: npm install --prefix %s %s' \
+        "$1" "$dir/node_modules" "$dir" "$pin"
+}
+chromium_hint() {
+    echo "Debian's chromium-headless-shell is not installed: scripts/install-deps installs it, or: apt-get install chromium-headless-shell"
+}
 PCLI=${NPM_DIR:+$NPM_DIR/node_modules/.bin/profiler-cli}
 SPEEDSCOPE=${NPM_DIR:+$NPM_DIR/node_modules/speedscope/dist/release}
 CHROME=$(command -v chromium-headless-shell || true)
@@ -117,10 +133,10 @@ pq_functions() {
     python3 "$HERE/ff_functions.py" "${outs[@]}" >"$2"
 }
 if [ -z "$PCLI" ] || [ ! -x "$PCLI" ]; then
-    echo "skip firefox-*: npm @firefox-devtools/profiler-cli is not installed (scripts/install-deps installs it)"
+    skip "firefox-*" "$(npm_hint @firefox-devtools/profiler-cli)"
 elif ! pcli --help >/dev/null 2>&1; then
     # It asks for Node 24 and runs on Debian 12's Node 20 (older: untried).
-    echo "skip firefox-*: profiler-cli does not run on this Node ($(node --version 2>&1))"
+    skip "firefox-*" "profiler-cli does not run on this Node ($(node --version 2>&1))"
 else
     for n in "${progs[@]}"; do
         name=firefox-$n
@@ -195,8 +211,10 @@ PY
 fi
 
 # ---------------------------------------------------------------- speedscope
-if [ -z "$SPEEDSCOPE" ] || [ ! -f "$SPEEDSCOPE/index.html" ] || [ -z "$CHROME" ]; then
-    echo "skip speedscope-*: needs npm speedscope and Debian's chromium-headless-shell (scripts/install-deps installs them)"
+if [ -z "$SPEEDSCOPE" ] || [ ! -f "$SPEEDSCOPE/index.html" ]; then
+    skip "speedscope-*" "$(npm_hint speedscope)"
+elif [ -z "$CHROME" ]; then
+    skip "speedscope-*" "$(chromium_hint)"
 else
     for n in "${progs[@]}"; do
         name=speedscope-$n
