@@ -13,7 +13,6 @@ REPO=$(cd "$HERE/../../.." && pwd)
 . "$HERE/../suite.sh"
 suite_init deps
 DEPS=$REPO/scripts/install-deps
-skip_or_ok() { if declare -F skip >/dev/null; then skip "$@"; else ok "$1"; fi; }
 
 # The profiling list: building and profiling, nothing of the test suite's.
 want="autoconf automake build-essential libprotobuf-c-dev pkg-config protobuf-c-compiler valgrind zlib1g-dev"
@@ -46,7 +45,7 @@ for p in $("$DEPS" --list); do
     [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] || all_installed=
 done
 if [ -z "$all_installed" ] || ! command -v npm >/dev/null; then
-    skip_or_ok npm-unreachable "not every package of 'scripts/install-deps --list' (or npm) is installed, and this test runs no apt-get"
+    skip npm-unreachable "not every package of 'scripts/install-deps --list' (or npm) is installed, and this test runs no apt-get"
 else
     export CYCPROF_NPM_DIR=$T/npm npm_config_registry=http://127.0.0.1:9/ CYCPROF_NPM_TIME_LIMIT=60
     s=$(date +%s)

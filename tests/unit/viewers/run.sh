@@ -43,8 +43,14 @@ npm_hint() { # PACKAGE
         else dir=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/cycprof-npm; fi
     fi
     pin=$(printf '%s\n' $NPM_PINS | grep -m1 "^$1@" || echo "$1")
-    printf 'npm %s is not in %s: scripts/install-deps installs it (when it says its npm install failed, see its output: the npm registry may be unreachable), or: npm install --prefix %s %s' \
-        "$1" "$dir/node_modules" "$dir" "$pin"
+    if [ -s "$dir/REGISTRY_FAILED" ]; then
+        # install-deps tried once and remembers why it failed
+        printf 'npm %s is not in %s: scripts/install-deps could not install it (%s); scripts/install-deps --viewers tries again' \
+            "$1" "$dir/node_modules" "$(head -n 1 "$dir/REGISTRY_FAILED")"
+    else
+        printf 'npm %s is not in %s: scripts/install-deps installs it, or: npm install --prefix %s %s' \
+            "$1" "$dir/node_modules" "$dir" "$pin"
+    fi
 }
 chromium_hint() {
     echo "Debian's chromium-headless-shell is not installed: scripts/install-deps installs it, or: apt-get install chromium-headless-shell"
