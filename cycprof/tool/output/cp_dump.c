@@ -333,10 +333,17 @@ typedef struct {
    HChar* pb;
 } Written;
 
+/* -q (verbosity 0) leaves out the summary, as callgrind and cachegrind
+ * do; what went wrong is still said. */
+static Bool summary_wanted(void)
+{
+   return VG_(clo_verbosity) > 0;
+}
+
 static void report_written(Written* w)
 {
-   if (w->cg) VG_(umsg)("cycprof: wrote %s\n", w->cg);
-   if (w->pb) VG_(umsg)("cycprof: wrote %s\n", w->pb);
+   if (w->cg && summary_wanted()) VG_(umsg)("cycprof: wrote %s\n", w->cg);
+   if (w->pb && summary_wanted()) VG_(umsg)("cycprof: wrote %s\n", w->pb);
    if (w->cg) cp_heap_free(w->cg);
    if (w->pb) cp_heap_free(w->pb);
 }
@@ -441,13 +448,14 @@ void cp_dump_all(void)
       VG_(dmsg)("cycprof: exit: profiles written in %llu ms\n",
                 cp_sys_now_ms() - start_ms);
    cp_regions_print(total + cp_parts_dumped_total());
-   VG_(umsg)("I   refs:      %s\n",
-             cp_thousands(total + cp_parts_dumped_total()));
+   if (summary_wanted())
+      VG_(umsg)("I   refs:      %s\n",
+                cp_thousands(total + cp_parts_dumped_total()));
    /* Where the answer is: one line per file actually written. */
    ff = w.pb ? cp_firefox_write(w.pb) : NULL;
    report_written(&w);
    if (ff) {
-      VG_(umsg)("cycprof: wrote %s\n", ff);
+      if (summary_wanted()) VG_(umsg)("cycprof: wrote %s\n", ff);
       cp_heap_free(ff);
    }
    if (VG_(clo_stats))
