@@ -26,6 +26,7 @@
 #include "cp_firefox_out.h"
 #include "cp_objects.h"
 #include "cp_options.h"
+#include "cp_outcheck.h"
 #include "cp_sbinfo.h"
 #include "cp_stats.h"
 #include "cp_outfile.h"
@@ -56,6 +57,7 @@ static void expand_output_names(void)
 void cp_dump_init(void)
 {
    expand_output_names();
+   cp_outcheck_names(callgrind_path, pprof_path);
 }
 
 void cp_dump_after_fork(void)
@@ -197,6 +199,22 @@ static void start_follower(const HChar* writing_path, void* opaque)
                                 f->pb->target.path, True, &f->run);
 }
 
+/* The option behind a limit the stacks dump ran into, for its line; none
+ * for any other failure (a missing folder, a full disk). */
+static const HChar* limit_named(OutLimit limit)
+{
+   static HChar text[64];
+   if (limit == CP_OUT_SIZE_LIMIT)
+      VG_(snprintf)(text, sizeof text, " (--pprof-max-dump=%d MiB)",
+                    cp_opts.pprof_max_dump_mb);
+   else if (limit == CP_OUT_TIME_LIMIT)
+      VG_(snprintf)(text, sizeof text, " (--pprof-time-limit=%d s)",
+                    cp_opts.pprof_time_limit);
+   else
+      text[0] = 0;
+   return text;
+}
+
 /* The stacks dump, then the helper; the whole within the time limit.
  * True when pb->staged holds the complete profile; otherwise one line
  * says why and nothing of it is left. */
@@ -217,9 +235,8 @@ static Bool write_pprof(const Destination* pb, const SuperblockRuns* runs,
    if (!ok) {
       if (f.started) cp_helper_stop(&f.run, pb->staged);
       VG_(umsg)("cycprof: no pprof profile %s: cannot write the stacks dump "
-                "%s: %s (--pprof-max-dump=%d MiB, --pprof-time-limit=%d "
-                "s)\n", target, dump, cp_outfile_error(),
-                cp_opts.pprof_max_dump_mb, cp_opts.pprof_time_limit);
+                "%s: %s%s\n", target, dump, cp_outfile_error(),
+                limit_named(cp_outfile_limit_hit()));
    } else {
       if (f.tried)
          ok = f.started && cp_helper_finish(&f.run, f.helper, pb->staged,
