@@ -394,3 +394,47 @@ t_det_overcommit_not_named() {
         note "want one line naming /proc/uptime, got: $(grep 'not deterministic' uptime.1.log | tr '\n' '|')"
 }
 register det-overcommit-not-named t_det_overcommit_not_named
+
+# Outputs written into the program's working folder are in its listing on
+# the next run: under --deterministic=yes one warning line at start says so
+# and where to look; none with the outputs elsewhere, none without the
+# option.  python3 lists its folder: two runs that write there count
+# differently, two that write elsewhere the same.
+t_det_outputs_in_working_folder() {
+    need_tool
+    local wd; wd=$(pwd -P)
+    local want="cycprof: warning: --deterministic=yes: the outputs go into the program's working folder $wd,"
+    mkdir elsewhere
+    RUN_CWD=$PWD vg --tool=cycprof --deterministic=yes --pprof=no --cycprof-out-file=here.out \
+        --log-file="$PWD/here.log" /bin/true || fail "run with the outputs here failed"
+    [ "$(grep -c 'cycprof: warning: --deterministic=yes' here.log)" = 1 ] && grep -qF "$want" here.log &&
+        grep -q 'docs/reproducible.md' here.log ||
+        note "outputs in the working folder: want one line '$want ... docs/reproducible.md', got: $(grep -v '^==[0-9]*== *$' here.log | tail -n 3 | tr '\n' '|')"
+    # the warning comes at start, before the program's own output
+    RUN_CWD=$PWD vg --tool=cycprof --deterministic=yes --pprof=no --cycprof-out-file=order.out \
+        --log-fd=1 /bin/echo PROGRAM >order.txt 2>&1
+    [ "$(grep -n 'cycprof: warning' order.txt | cut -d: -f1)" -lt "$(grep -n '^PROGRAM$' order.txt | cut -d: -f1)" ] ||
+        note "the warning does not come before the program's output: $(tr '\n' '|' <order.txt | head -c 300)"
+    RUN_CWD=$PWD vg --tool=cycprof --deterministic=yes --pprof=no --cycprof-out-file="$PWD/elsewhere/x.out" \
+        --log-file="$PWD/elsewhere.log" /bin/true || fail "run with the outputs elsewhere failed"
+    ! grep -q 'cycprof: warning' elsewhere.log || note "outputs elsewhere: $(grep 'cycprof: warning' elsewhere.log)"
+    RUN_CWD=$PWD vg --tool=cycprof --pprof=no --cycprof-out-file=plain.out \
+        --log-file="$PWD/plain.log" /bin/true || fail "run without the option failed"
+    ! grep -q 'cycprof: warning' plain.log || note "without --deterministic: $(grep 'cycprof: warning' plain.log)"
+    command -v python3 >/dev/null || return 0
+    mkdir lists out
+    local i where totals=()
+    for where in lists out; do
+        for i in 1 2; do
+            RUN_CWD=$PWD/lists vg --tool=cycprof --deterministic=yes --pprof=no \
+                --cycprof-out-file="$PWD/$where/py$i.out" --log-file="$PWD/$where-py$i.log" \
+                python3 -S -s -c 'import os; print(len(os.listdir(".")))' >"$where-py$i.stdout" 2>&1 ||
+                fail "python3 run $i, outputs in $where: exit $?"
+            totals+=("$(python3 "$TESTS_DIR/lib/cyc.py" refs-total "$where-py$i.log")")
+        done
+    done
+    echo "python3 listing its folder: outputs there ${totals[0]} / ${totals[1]}, elsewhere ${totals[2]} / ${totals[3]}"
+    [ "${totals[0]}" != "${totals[1]}" ] || note "python3: outputs in its folder and still the same count: the warning's reason does not show"
+    [ "${totals[2]}" = "${totals[3]}" ] || note "python3: outputs elsewhere and still counts ${totals[2]} / ${totals[3]}"
+}
+register det-outputs-in-working-folder t_det_outputs_in_working_folder

@@ -9,6 +9,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_options.h"
+#include "cp_det.h"
 #include "cp_heap.h"
 #include "cp_options.h"
 #include "cp_outcheck.h"
@@ -29,12 +30,39 @@ static void refuse(const HChar* option, const HChar* path)
    VG_(exit)(1);
 }
 
+static Bool same_folder(const HChar* a, const HChar* b)
+{
+   struct vg_stat sa, sb;
+   return !sr_isError(VG_(stat)(a, &sa)) && !sr_isError(VG_(stat)(b, &sb))
+          && sa.dev == sb.dev && sa.ino == sb.ino;
+}
+
+static Bool warned_working_folder;
+
+/* An output written into the folder the program starts in is in that
+ * folder's listing on the next run: python3 and build tools list it, and
+ * the count moves with what they find. */
+static void warn_if_in_working_folder(const OutTarget* t)
+{
+   const HChar* wd = VG_(get_startup_wd)();
+   if (!cp_det_on || warned_working_folder || t->in_place
+       || !same_folder(VG_(dirname)(t->path), wd))
+      return;
+   warned_working_folder = True;
+   VG_(umsg)("cycprof: warning: --deterministic=yes: the outputs go into "
+             "the program's working folder %s, where the next run finds "
+             "them (and counts differently if it lists the folder); write "
+             "them elsewhere, e.g. --cycprof-out-file=/other/folder/out.%%p "
+             "(docs/reproducible.md)\n", wd);
+}
+
 /* Refuses the run unless path can be written; *in_place: it is written in
  * place (a device, a FIFO). */
 static void check_one(const HChar* option, const HChar* path, Bool* in_place)
 {
    OutTarget t;
    if (!cp_outtarget_check(path, &t)) refuse(option, path);
+   warn_if_in_working_folder(&t);
    *in_place = t.in_place;
    cp_outtarget_free(&t);
 }
