@@ -69,7 +69,7 @@ expect_deterministic() {
     echo "$name: with the option: $(head -n1 "$name-det.1.sum") on 3 of 3 runs"
     grep 'not deterministic' "$name-det.1.log" || true
     # The programs written for these tests read nothing the option cannot
-    # fix (an interpreter may: python 3.13 reads /proc/sys/vm/overcommit_memory).
+    # fix (an interpreter may).
     [ -z "${MUST_DIFFER:-}" ] || ! grep -q 'not deterministic' "$name-det.1.log" ||
         note "$name: the log names a source the program does not have: $(grep -m1 'not deterministic' "$name-det.1.log")"
 }
@@ -454,3 +454,65 @@ t_det_vgdb_off() {
     done
 }
 register det-vgdb-off t_det_vgdb_off
+
+# A read of /proc/sys/vm/overcommit_memory (glibc's malloc reads it) is not
+# named: a setting of the machine, the same on every run, so two runs that
+# read it count the same.  A file under /proc that changes is still named.
+t_det_overcommit_not_named() {
+    need_tool
+    [ -r /proc/sys/vm/overcommit_memory ] || { echo "skipped: no /proc/sys/vm/overcommit_memory"; return 0; }
+    det_runs overcommit 2 --deterministic=yes -- /bin/cat /proc/sys/vm/overcommit_memory
+    runs_identical overcommit 2 || note "two runs reading overcommit_memory differ: $(first_difference overcommit 2)"
+    cmp -s overcommit.1.stdout overcommit.2.stdout || note "overcommit_memory read differently on two runs"
+    ! grep -q 'not deterministic' overcommit.1.log ||
+        note "a false alarm: $(grep -m1 'not deterministic' overcommit.1.log | sed 's/^==[0-9]*== //')"
+    det_runs uptime 1 --deterministic=yes -- /bin/cat /proc/sys/vm/overcommit_memory /proc/uptime
+    [ "$(grep -c 'not deterministic' uptime.1.log)" = 1 ] &&
+        grep -q 'not deterministic: /proc/uptime was read' uptime.1.log ||
+        note "want one line naming /proc/uptime, got: $(grep 'not deterministic' uptime.1.log | tr '\n' '|')"
+}
+register det-overcommit-not-named t_det_overcommit_not_named
+
+# Outputs written into the program's working folder are in its listing on
+# the next run: under --deterministic=yes one warning line at start says so
+# and where to look; none with the outputs elsewhere, none without the
+# option.  python3 lists its folder: two runs that write there count
+# differently, two that write elsewhere the same.
+t_det_outputs_in_working_folder() {
+    need_tool
+    local wd; wd=$(pwd -P)
+    local want="cycprof: warning: --deterministic=yes: the outputs go into the program's working folder $wd,"
+    mkdir elsewhere
+    RUN_CWD=$PWD vg --tool=cycprof --deterministic=yes --pprof=no --cycprof-out-file=here.out \
+        --log-file="$PWD/here.log" /bin/true || fail "run with the outputs here failed"
+    [ "$(grep -c 'cycprof: warning: --deterministic=yes' here.log)" = 1 ] && grep -qF "$want" here.log &&
+        grep -q 'docs/reproducible.md' here.log ||
+        note "outputs in the working folder: want one line '$want ... docs/reproducible.md', got: $(grep -v '^==[0-9]*== *$' here.log | tail -n 3 | tr '\n' '|')"
+    # the warning comes at start, before the program's own output
+    RUN_CWD=$PWD vg --tool=cycprof --deterministic=yes --pprof=no --cycprof-out-file=order.out \
+        --log-fd=1 /bin/echo PROGRAM >order.txt 2>&1
+    [ "$(grep -n 'cycprof: warning' order.txt | cut -d: -f1)" -lt "$(grep -n '^PROGRAM$' order.txt | cut -d: -f1)" ] ||
+        note "the warning does not come before the program's output: $(tr '\n' '|' <order.txt | head -c 300)"
+    RUN_CWD=$PWD vg --tool=cycprof --deterministic=yes --pprof=no --cycprof-out-file="$PWD/elsewhere/x.out" \
+        --log-file="$PWD/elsewhere.log" /bin/true || fail "run with the outputs elsewhere failed"
+    ! grep -q 'cycprof: warning' elsewhere.log || note "outputs elsewhere: $(grep 'cycprof: warning' elsewhere.log)"
+    RUN_CWD=$PWD vg --tool=cycprof --pprof=no --cycprof-out-file=plain.out \
+        --log-file="$PWD/plain.log" /bin/true || fail "run without the option failed"
+    ! grep -q 'cycprof: warning' plain.log || note "without --deterministic: $(grep 'cycprof: warning' plain.log)"
+    command -v python3 >/dev/null || return 0
+    mkdir lists out
+    local i where totals=()
+    for where in lists out; do
+        for i in 1 2; do
+            RUN_CWD=$PWD/lists vg --tool=cycprof --deterministic=yes --pprof=no \
+                --cycprof-out-file="$PWD/$where/py$i.out" --log-file="$PWD/$where-py$i.log" \
+                python3 -S -s -c 'import os; print(len(os.listdir(".")))' >"$where-py$i.stdout" 2>&1 ||
+                fail "python3 run $i, outputs in $where: exit $?"
+            totals+=("$(python3 "$TESTS_DIR/lib/cyc.py" refs-total "$where-py$i.log")")
+        done
+    done
+    echo "python3 listing its folder: outputs there ${totals[0]} / ${totals[1]}, elsewhere ${totals[2]} / ${totals[3]}"
+    [ "${totals[0]}" != "${totals[1]}" ] || note "python3: outputs in its folder and still the same count: the warning's reason does not show"
+    [ "${totals[2]}" = "${totals[3]}" ] || note "python3: outputs elsewhere and still counts ${totals[2]} / ${totals[3]}"
+}
+register det-outputs-in-working-folder t_det_outputs_in_working_folder

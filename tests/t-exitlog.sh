@@ -49,3 +49,23 @@ t_exit_log_names_parts() {
     true
 }
 register exit-log-names-parts t_exit_log_names_parts
+
+# -q: no summary, as callgrind under -q (its log stays empty too); the
+# files are still written, and what went wrong is still said.
+t_exit_log_quiet() {
+    need_tool
+    need_prog fib
+    vg -q --tool=callgrind --callgrind-out-file="$PWD/cg.out" --log-file="$PWD/cg.log" \
+        "$BIN/fib" 10 >/dev/null 2>&1 || fail "valgrind -q --tool=callgrind exited $?"
+    [ -s cg.out ] && [ ! -s cg.log ] ||
+        fail "callgrind under -q: want an empty log and a file, got log '$(head -c 200 cg.log | tr '\n' '|')'"
+    vg -q --tool=cycprof --cycprof-helper="$HELPER_BIN" --cycprof-out-file="$PWD/p.out" \
+        --log-file="$PWD/q.log" "$BIN/fib" 10 >/dev/null 2>&1 || fail "valgrind -q --tool=cycprof exited $?"
+    [ -s p.out ] && [ -s p.out.pb.gz ] || note "under -q the run did not write p.out and p.out.pb.gz"
+    [ ! -s q.log ] || note "under -q the log is not empty, as callgrind's is: '$(head -c 300 q.log | tr '\n' '|')'"
+    vg -q --tool=cycprof --cycprof-helper=/nonexistent/cycprof --cycprof-out-file="$PWD/r.out" \
+        --log-file="$PWD/r.log" "$BIN/fib" 10 >/dev/null 2>&1
+    [ "$(sed 's/^==[0-9]*== //' r.log)" = "cycprof: no pprof profile $PWD/r.out.pb.gz: helper '/nonexistent/cycprof' not found (see --cycprof-helper)" ] ||
+        note "under -q a lost pprof profile is not said in one line: '$(tr '\n' '|' <r.log)'"
+}
+register exit-log-quiet t_exit_log_quiet

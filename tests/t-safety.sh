@@ -359,3 +359,79 @@ C.done()
 PY
 }
 register safety-deep-recursion-nofold t_deep_recursion_nofold
+
+# An output name the exit could not write (a folder, a name ending in '/',
+# a missing folder, a place that takes no new file) is refused before the
+# program runs: exit status 1, one line in the log naming the option and
+# the path (and on stderr, the log being a file), the program not run,
+# nothing written anywhere.
+t_out_bad_paths() {
+    need_tool; need_prog fib
+    mkdir outdir ro
+    ln -s outdir dirlink
+    local ro_path=$PWD/ro/x.out ro_why="cannot create a file in $PWD/ro: Permission denied"
+    chmod 555 ro
+    if [ "$(id -u)" = 0 ]; then
+        # root writes into a mode-555 folder; sysfs takes no new file from anyone
+        ro_path=/sys/cycprof-test.out ro_why="cannot create a file in /sys: "
+    fi
+    local spec opt path why n=0
+    # OPTION|PATH|WHY: a --pprof-out-file or --firefox-out-file case gets a
+    # good --cycprof-out-file, which a run that went ahead would write.
+    for spec in \
+        "--cycprof-out-file|$PWD/outdir|it is a folder (name a file in it)" \
+        "--cycprof-out-file|$PWD/dirlink|it is a folder (name a file in it)" \
+        "--cycprof-out-file|$PWD/outdir/|the name ends in '/' (name a file, not a folder)" \
+        "--cycprof-out-file|$PWD/missing/x.out|the folder $PWD/missing does not exist" \
+        "--cycprof-out-file|$ro_path|$ro_why" \
+        "--pprof-out-file|$PWD/outdir|it is a folder (name a file in it)" \
+        "--pprof-out-file|$PWD/outdir/|the name ends in '/' (name a file, not a folder)" \
+        "--pprof-out-file|$PWD/missing/p.pb.gz|the folder $PWD/missing does not exist" \
+        "--firefox-out-file|$PWD/outdir|it is a folder (name a file in it)" \
+        "--firefox-out-file|$PWD/missing/f.json|the folder $PWD/missing does not exist"; do
+        IFS='|' read -r opt path why <<<"$spec"
+        n=$((n + 1))
+        local args=("$opt=$path")
+        [ "$opt" = --cycprof-out-file ] || args+=(--cycprof-out-file="$PWD/good.out")
+        vg --tool=cycprof --cycprof-helper="$HELPER_BIN" "${args[@]}" \
+            --log-file="$PWD/bad$n.log" "$BIN/fib" 12 >"bad$n.stdout" 2>"bad$n.stderr"
+        local rc=$?
+        local want="cycprof: $opt: cannot write $path: $why"
+        local msgs; msgs=$(cp_lines "bad$n.log")
+        echo "$opt=$path: exit $rc: $msgs"
+        [ $rc = 1 ] || note "$opt=$path: valgrind exited $rc, want 1"
+        [ -s "bad$n.stdout" ] && note "$opt=$path: the program ran ($(head -c 40 "bad$n.stdout"))"
+        [ "$(echo "$msgs" | grep -c .)" = 1 ] && [ "${msgs#"$want"}" != "$msgs" ] ||
+            note "$opt=$path: want one log line '$want', got: $(echo "$msgs" | tr '\n' '|')"
+        grep -qF "$want" "bad$n.stderr" || note "$opt=$path: stderr does not say it: $(head -c 200 "bad$n.stderr")"
+        grep -q 'I   refs' "bad$n.log" && note "$opt=$path: the log has a total"
+    done
+    chmod 755 ro
+    [ -z "$(ls -A outdir; ls -A ro)" ] || note "files left in outdir or ro: $(ls -A outdir ro | tr "\n" " ")"
+    expect_no_leftovers outdir ro dirlink bad*.log bad*.stdout bad*.stderr
+    [ ! -e /sys/cycprof-test.out ] || note "/sys/cycprof-test.out was made"
+}
+register safety-out-bad-paths t_out_bad_paths
+
+# A folder that goes away while the program runs shows only at exit: the
+# exit status stays the program's, and each lost file gets one line that
+# says only what is wrong (no unrelated limits).
+t_out_folder_removed() {
+    need_tool
+    mkdir gone
+    cycprof "$PWD/gone/x.out" "$PWD/g.log" -- /bin/sh -c "rmdir '$PWD/gone'; exit 3" >/dev/null 2>&1
+    local rc=$?
+    [ $rc = 3 ] || note "the program exited 3, valgrind $rc"
+    local msgs; msgs=$(cp_lines g.log)
+    echo "$msgs"
+    local nofile="No such file or directory"
+    [ "$(echo "$msgs" | grep -cxF "cycprof: cannot write $PWD/gone/x.out: $nofile")" = 1 ] ||
+        note "no one line 'cannot write .../gone/x.out: $nofile'"
+    [ "$(echo "$msgs" | grep -cF "cycprof: no pprof profile $PWD/gone/x.out.pb.gz: ")" = 1 ] ||
+        note "no one line 'no pprof profile .../gone/x.out.pb.gz: ...'"
+    echo "$msgs" | grep -q -- '--pprof-max-dump\|--pprof-time-limit' &&
+        note "a missing folder's line names the pprof limits: $(echo "$msgs" | grep -- '--pprof-' | head -n 1)"
+    [ "$(echo "$msgs" | grep -c .)" = 2 ] || note "want 2 lines, got: $(echo "$msgs" | tr '\n' '|')"
+    expect_no_leftovers g.log
+}
+register safety-out-folder-removed t_out_folder_removed

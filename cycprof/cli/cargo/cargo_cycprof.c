@@ -126,23 +126,53 @@ static void make_dir(const char *dir)
     free(p);
 }
 
+static const char out_file_opt[] = "--cycprof-out-file=";
+
+/* The --cycprof-out-file=F the user gave with --vg-opt: F, or NULL. */
+static const char *users_out_file(const cargo_opts_t *o)
+{
+    for (int j = 0; j < o->nvg; j++)
+        if (strncmp(o->vgopt[j], out_file_opt, sizeof out_file_opt - 1) == 0)
+            return o->vgopt[j] + sizeof out_file_opt - 1;
+    return NULL;
+}
+
+/* <target dir>/cycprof for the executable exe, which cargo puts in
+ * <target dir>[/TRIPLE]/PROFILE[/examples]/. A deterministic run's
+ * files go there rather than into the working folder, whose listing
+ * the next run's program may read (docs/reproducible.md). */
+static char *target_cycprof_dir(const char *exe)
+{
+    char *d = cu_malloc(strlen(exe) + sizeof "/cycprof");
+    strcpy(d, exe);
+    char *slash = strrchr(d, '/'); /* the executable's folder */
+    if (slash)
+        *slash = 0;
+    if (cu_ends_with(d, "/examples"))
+        d[strlen(d) - sizeof "/examples" + 1] = 0;
+    slash = strrchr(d, '/'); /* the profile's folder's parent */
+    if (slash && slash != d)
+        *slash = 0;
+    strcat(d, "/cycprof");
+    return d;
+}
+
 /* The --cycprof-out-file pattern valgrind gets: the user's own one if
  * given with --vg-opt, else DIR/cycprof.out.%p (added to vg). */
 static const char *out_pattern(const cargo_opts_t *o, char **vg, int *k)
 {
-    static const char opt[] = "--cycprof-out-file=";
-    for (int j = 0; j < o->nvg; j++)
-        if (strncmp(o->vgopt[j], opt, sizeof opt - 1) == 0)
-            return o->vgopt[j] + sizeof opt - 1;
-    size_t n = sizeof opt + (o->outdir ? strlen(o->outdir) : 0) + 16;
+    const char *users = users_out_file(o);
+    if (users)
+        return users;
+    size_t n = sizeof out_file_opt + (o->outdir ? strlen(o->outdir) : 0) + 16;
     char *arg = cu_malloc(n);
     if (o->outdir)
-        snprintf(arg, n, "%s%s%scycprof.out.%%p", opt, o->outdir,
+        snprintf(arg, n, "%s%s%scycprof.out.%%p", out_file_opt, o->outdir,
                  cu_ends_with(o->outdir, "/") ? "" : "/");
     else
-        snprintf(arg, n, "%scycprof.out.%%p", opt);
+        snprintf(arg, n, "%scycprof.out.%%p", out_file_opt);
     vg[(*k)++] = arg;
-    return arg + sizeof opt - 1;
+    return arg + sizeof out_file_opt - 1;
 }
 
 /* The file name valgrind made of pattern for pid, or NULL when the
@@ -212,6 +242,8 @@ int main(int argc, char **argv)
                    "are above); nothing was profiled", rc);
     const cargo_exe_t *target = choose(exe, nexe);
 
+    if (!o.outdir && o.deterministic && !users_out_file(&o))
+        o.outdir = target_cycprof_dir(target->path);
     if (o.outdir)
         make_dir(o.outdir);
     char **vg = cu_calloc((size_t)(o.nvg + o.nprog + 5), sizeof *vg);

@@ -27,12 +27,15 @@ const char *const cargo_usage =
     "  -n N, --top N        rows of the report (default 20, 0 = all)\n"
     "  --sort EV[,EV...]    event(s) to rank by, for cycprof report (Ir)\n"
     "  -o, --output-dir DIR write the profile files into DIR (created if\n"
-    "                       missing; default: the current directory)\n"
+    "                       missing; default: the current directory, and\n"
+    "                       with --deterministic <target dir>/cycprof)\n"
     "  --vg-opt=OPT         pass OPT to valgrind (repeatable), e.g.\n"
     "                       --vg-opt=--fold-recursion=no\n"
     "  --deterministic      the same clocks and entropy on every run, so the\n"
     "                       same build gives the same counts (valgrind's\n"
-    "                       --deterministic=yes, docs/reproducible.md)\n"
+    "                       --deterministic=yes, docs/reproducible.md); the\n"
+    "                       files go under the target dir, not into the\n"
+    "                       working folder that the next run may list\n"
     "  --no-report          do not print the report\n"
     "  -h, --help           show this help\n"
     "Other options (-p NAME, --features F, --manifest-path P, ...) are passed\n"
@@ -121,6 +124,7 @@ int cargo_opts_parse(int argc, char **argv, int first, cargo_opts_t *o)
             /* One argument gives at most one valgrind option: vgopt has
              * room for argc of them. */
             o->vgopt[o->nvg++] = "--deterministic=yes";
+            o->deterministic = 1;
             continue;
         } else if (strcmp(a, "--no-report") == 0) {
             o->report = 0;
@@ -131,6 +135,8 @@ int cargo_opts_parse(int argc, char **argv, int first, cargo_opts_t *o)
                 return bad_value("--vg-opt", "a valgrind option starting "
                                  "with '-'", a + 9);
             o->vgopt[o->nvg++] = argv[i] + 9;
+            if (strcmp(a + 9, "--deterministic=yes") == 0)
+                o->deterministic = 1;
             continue;
         } else if ((r = cu_opt_value(argc, argv, &i, "--top", "-n", &v))) {
             uint64_t n;

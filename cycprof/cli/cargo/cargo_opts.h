@@ -6,7 +6,10 @@
 typedef struct cargo_opts {
     const char *top;      /* rows of the report, a validated number */
     const char *sort;     /* --sort for cycprof report, or NULL */
-    const char *outdir;   /* -o DIR, or NULL for the current directory */
+    const char *outdir;   /* -o DIR, or NULL: the current directory, or
+                             with deterministic <target dir>/cycprof */
+    int deterministic;    /* --deterministic or
+                             --vg-opt=--deterministic=yes */
     const char *profile;  /* cargo profile built: "release", "dev", ... */
     int report;           /* print cycprof report after the run */
     int chose_target;     /* --bin/--example/... given: cargo picks one */

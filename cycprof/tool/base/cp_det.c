@@ -239,11 +239,21 @@ static Bool is_own_maps(const HChar* path)
    return VG_(strcmp)(path, own) == 0;
 }
 
+/* Files under /proc whose content is the same on every run on one
+ * machine, so reading them changes no count.  overcommit_memory is a
+ * setting (0, 1 or 2) that changes only when the administrator sets it;
+ * glibc's malloc reads it before it shrinks a thread's heap, and naming
+ * it was a false alarm in runs that repeat. */
+static Bool is_machine_setting(const HChar* path)
+{
+   return VG_(strcmp)(path, "/proc/sys/vm/overcommit_memory") == 0;
+}
+
 void cp_det_note_proc_open(const HChar* path)
 {
    UInt i;
    if (!cp_det_on || VG_(strncmp)(path, "/proc/", 6) != 0
-       || is_own_maps(path))
+       || is_own_maps(path) || is_machine_setting(path))
       return;
    for (i = 0; i < n_proc_paths; i++)
       if (VG_(strncmp)(proc_paths[i], path, sizeof proc_paths[i] - 1) == 0)

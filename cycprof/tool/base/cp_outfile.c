@@ -28,10 +28,16 @@ struct OutFile {
 };
 
 static HChar last_error[300];
+static OutLimit last_limit;
 
 const HChar* cp_outfile_error(void)
 {
    return last_error;
+}
+
+OutLimit cp_outfile_limit_hit(void)
+{
+   return last_limit;
 }
 
 static void set_errno_error(UWord err)
@@ -103,6 +109,70 @@ void cp_outtarget_free(OutTarget* t)
    t->path = NULL;
 }
 
+/* Why no file can be created beside target (err: an errno value). */
+static void set_folder_error(const HChar* target, Int err)
+{
+   const HChar* dir = VG_(dirname)(target);
+   if (err == VKI_ENOENT)
+      VG_(snprintf)(last_error, sizeof last_error,
+                    "the folder %s does not exist", dir);
+   else
+      VG_(snprintf)(last_error, sizeof last_error,
+                    "cannot create a file in %s: %s", dir,
+                    cp_sys_strerror(err));
+}
+
+/* The file the exit writes first, made and removed: what fails now
+ * (a missing folder, no permission, a read-only file system) would fail
+ * then. */
+static Bool can_create_beside(const HChar* target)
+{
+   SizeT n = VG_(strlen)(target) + 32;
+   HChar* probe = VG_(malloc)("cp.outfile.probe", n);
+   Int fd;
+   VG_(snprintf)(probe, n, "%s.tmp.%d", target, VG_(getpid)());
+   fd = cp_sys_create_new(probe);
+   if (fd >= 0) {
+      VG_(close)(fd);
+      VG_(unlink)(probe);
+   } else {
+      set_folder_error(target, -fd);
+   }
+   VG_(free)(probe);
+   return fd >= 0;
+}
+
+/* A name written in place (/dev/stdout, /proc/self/fd/1) is opened, never
+ * created: it must be there. */
+static Bool exists_in_place(const HChar* target)
+{
+   struct vg_stat st;
+   SysRes sr = VG_(stat)(target, &st);
+   if (sr_isError(sr)) set_errno_error(sr_Err(sr));
+   return !sr_isError(sr);
+}
+
+Bool cp_outtarget_check(const HChar* path, OutTarget* t)
+{
+   SizeT n = VG_(strlen)(path);
+   struct vg_stat st;
+   if (n > 0 && path[n - 1] == '/') {
+      VG_(snprintf)(last_error, sizeof last_error,
+                    "the name ends in '/' (name a file, not a folder)");
+      return False;
+   }
+   if (!sr_isError(VG_(stat)(path, &st)) && VKI_S_ISDIR(st.mode)) {
+      VG_(snprintf)(last_error, sizeof last_error,
+                    "it is a folder (name a file in it)");
+      return False;
+   }
+   if (!cp_outtarget_resolve(path, t)) return False;
+   if (t->in_place ? exists_in_place(t->path) : can_create_beside(t->path))
+      return True;
+   cp_outtarget_free(t);
+   return False;
+}
+
 static void release(OutFile* f)
 {
    VG_(free)(f->path);
@@ -115,6 +185,7 @@ OutFile* cp_outfile_open(const HChar* path)
    OutTarget t;
    OutFile* f;
    Int fd;
+   last_limit = CP_OUT_NO_LIMIT;
    if (!cp_outtarget_resolve(path, &t)) return NULL;
    f = VG_(calloc)("cp.outfile", 1, sizeof(OutFile));
    f->path = t.path;
@@ -187,10 +258,15 @@ static Bool wait_for_reader(OutFile* f)
 static void flush(OutFile* f)
 {
    UInt done = 0;
-   if (f->max_bytes && f->written + f->used > f->max_bytes)
+   if (f->max_bytes && f->written + f->used > f->max_bytes
+       && !f->failed) {
       fail(f, "it would pass the size limit");
-   if (f->deadline_ms && cp_sys_now_ms() > f->deadline_ms)
+      last_limit = CP_OUT_SIZE_LIMIT;
+   }
+   if (f->deadline_ms && cp_sys_now_ms() > f->deadline_ms && !f->failed) {
       fail(f, "the time limit ran out");
+      last_limit = CP_OUT_TIME_LIMIT;
+   }
    while (done < f->used && !f->failed) {
       Int n = VG_(write)(f->fd, f->buf + done, f->used - done);
       if (n == -VKI_EAGAIN && f->in_place) {

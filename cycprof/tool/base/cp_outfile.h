@@ -19,6 +19,15 @@ typedef struct {
 Bool cp_outtarget_resolve(const HChar* path, OutTarget* t);
 void cp_outtarget_free(OutTarget* t);
 
+/* Whether a file can be written at path, tried now (at start-up, long
+ * before the exit writes it): a name ending in '/', a folder, a missing
+ * folder and a folder that takes no new file give False, and the reason
+ * in cp_outfile_error().  A regular target is tried by creating and
+ * removing the file it would be written to first; a device or FIFO
+ * is taken as it is, since a FIFO's reader may come later.  On True, *t
+ * is the resolved target (cp_outtarget_free it). */
+Bool cp_outtarget_check(const HChar* path, OutTarget* t);
+
 /* NULL on error (see cp_outfile_error). */
 OutFile* cp_outfile_open(const HChar* path);
 /* Writing stops (and the file fails) past max_bytes or once
@@ -28,6 +37,10 @@ void     cp_outfile_set_limits(OutFile* f, ULong max_bytes,
 Bool     cp_outfile_failed(const OutFile* f);
 /* Why the last open, write or commit of this process failed. */
 const HChar* cp_outfile_error(void);
+/* Which limit of cp_outfile_set_limits made the last write fail, if one
+ * did: the caller names its option only then. */
+typedef enum { CP_OUT_NO_LIMIT, CP_OUT_SIZE_LIMIT, CP_OUT_TIME_LIMIT } OutLimit;
+OutLimit cp_outfile_limit_hit(void);
 void     cp_outfile_printf(OutFile* f, const HChar* format, ...)
             PRINTF_CHECK(2, 3);
 void     cp_outfile_puts(OutFile* f, const HChar* s);

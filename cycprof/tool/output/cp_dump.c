@@ -26,6 +26,7 @@
 #include "cp_firefox_out.h"
 #include "cp_objects.h"
 #include "cp_options.h"
+#include "cp_outcheck.h"
 #include "cp_sbinfo.h"
 #include "cp_stats.h"
 #include "cp_outfile.h"
@@ -56,6 +57,7 @@ static void expand_output_names(void)
 void cp_dump_init(void)
 {
    expand_output_names();
+   cp_outcheck_names(callgrind_path, pprof_path);
 }
 
 void cp_dump_after_fork(void)
@@ -197,6 +199,22 @@ static void start_follower(const HChar* writing_path, void* opaque)
                                 f->pb->target.path, True, &f->run);
 }
 
+/* The option behind a limit the stacks dump ran into, for its line; none
+ * for any other failure (a missing folder, a full disk). */
+static const HChar* limit_named(OutLimit limit)
+{
+   static HChar text[64];
+   if (limit == CP_OUT_SIZE_LIMIT)
+      VG_(snprintf)(text, sizeof text, " (--pprof-max-dump=%d MiB)",
+                    cp_opts.pprof_max_dump_mb);
+   else if (limit == CP_OUT_TIME_LIMIT)
+      VG_(snprintf)(text, sizeof text, " (--pprof-time-limit=%d s)",
+                    cp_opts.pprof_time_limit);
+   else
+      text[0] = 0;
+   return text;
+}
+
 /* The stacks dump, then the helper; the whole within the time limit.
  * True when pb->staged holds the complete profile; otherwise one line
  * says why and nothing of it is left. */
@@ -217,9 +235,8 @@ static Bool write_pprof(const Destination* pb, const SuperblockRuns* runs,
    if (!ok) {
       if (f.started) cp_helper_stop(&f.run, pb->staged);
       VG_(umsg)("cycprof: no pprof profile %s: cannot write the stacks dump "
-                "%s: %s (--pprof-max-dump=%d MiB, --pprof-time-limit=%d "
-                "s)\n", target, dump, cp_outfile_error(),
-                cp_opts.pprof_max_dump_mb, cp_opts.pprof_time_limit);
+                "%s: %s%s\n", target, dump, cp_outfile_error(),
+                limit_named(cp_outfile_limit_hit()));
    } else {
       if (f.tried)
          ok = f.started && cp_helper_finish(&f.run, f.helper, pb->staged,
@@ -333,10 +350,17 @@ typedef struct {
    HChar* pb;
 } Written;
 
+/* -q (verbosity 0) leaves out the summary, as callgrind and cachegrind
+ * do; what went wrong is still said. */
+static Bool summary_wanted(void)
+{
+   return VG_(clo_verbosity) > 0;
+}
+
 static void report_written(Written* w)
 {
-   if (w->cg) VG_(umsg)("cycprof: wrote %s\n", w->cg);
-   if (w->pb) VG_(umsg)("cycprof: wrote %s\n", w->pb);
+   if (w->cg && summary_wanted()) VG_(umsg)("cycprof: wrote %s\n", w->cg);
+   if (w->pb && summary_wanted()) VG_(umsg)("cycprof: wrote %s\n", w->pb);
    if (w->cg) cp_heap_free(w->cg);
    if (w->pb) cp_heap_free(w->pb);
 }
@@ -441,13 +465,14 @@ void cp_dump_all(void)
       VG_(dmsg)("cycprof: exit: profiles written in %llu ms\n",
                 cp_sys_now_ms() - start_ms);
    cp_regions_print(total + cp_parts_dumped_total());
-   VG_(umsg)("I   refs:      %s\n",
-             cp_thousands(total + cp_parts_dumped_total()));
+   if (summary_wanted())
+      VG_(umsg)("I   refs:      %s\n",
+                cp_thousands(total + cp_parts_dumped_total()));
    /* Where the answer is: one line per file actually written. */
    ff = w.pb ? cp_firefox_write(w.pb) : NULL;
    report_written(&w);
    if (ff) {
-      VG_(umsg)("cycprof: wrote %s\n", ff);
+      if (summary_wanted()) VG_(umsg)("cycprof: wrote %s\n", ff);
       cp_heap_free(ff);
    }
    if (VG_(clo_stats))

@@ -124,6 +124,43 @@ else
     ok "fib-deterministic ($(grep '^summary:' "$d1"))"
 fi
 
+# --deterministic without -o: the files go to <target dir>/cycprof, not
+# into the working folder, so the valgrind log has no warning and a
+# program that lists its folder sees the same listing, and counts the
+# same, on both runs. The project's own target/ (CARGO_TARGET_DIR unset),
+# made by the build before either run.
+mkdir -p "$T/lsdir/src" && cd "$T/lsdir" || exit 1
+printf '[package]\nname = "lsdir"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n' >Cargo.toml
+cat >src/main.rs <<'RS'
+fn main() {
+    let mut names: Vec<String> = std::fs::read_dir(".").unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    println!("{} entries: {}", names.len(), names.join(" "));
+}
+RS
+for i in 1 2; do
+    (unset CARGO_TARGET_DIR; cc --no-report --deterministic >"$T/ls$i.out" 2>"$T/ls$i.err") ||
+        bad lsdir-deterministic "run $i exited non-zero: $(tail -n 2 "$T/ls$i.err" | tr '\n' ' ')"
+done
+l1=$(ls "$T"/lsdir/target/cycprof/cycprof.out.* 2>/dev/null | grep -v '\.pb\.gz$' | head -n 1)
+l2=$(ls "$T"/lsdir/target/cycprof/cycprof.out.* 2>/dev/null | grep -v '\.pb\.gz$' | tail -n 1)
+if [ -z "$l1" ] || [ "$l1" = "$l2" ]; then
+    bad lsdir-deterministic "not two callgrind files in target/cycprof: $(ls "$T"/lsdir "$T"/lsdir/target/cycprof 2>&1 | tr '\n' ' ')"
+elif grep -q 'cycprof: warning' "$T/ls1.err" "$T/ls2.err"; then
+    bad lsdir-deterministic "$(grep -h -m1 'cycprof: warning' "$T/ls1.err" "$T/ls2.err" | head -n 1)"
+elif ! cmp -s <(grep entries "$T/ls1.out") <(grep entries "$T/ls2.out"); then
+    bad lsdir-deterministic "the program listed '$(grep entries "$T/ls1.out")', then '$(grep entries "$T/ls2.out")'"
+elif ! grep -q "^  $l1 *callgrind" "$T/ls1.out" "$T/ls2.out"; then
+    bad lsdir-deterministic "the output does not name $l1"
+elif [ "$(grep '^summary:' "$l1")" != "$(grep '^summary:' "$l2")" ]; then
+    bad lsdir-deterministic "two runs count $(grep '^summary:' "$l1") and $(grep '^summary:' "$l2")"
+else
+    ok "lsdir-deterministic ($(grep entries "$T/ls1.out"); $(grep '^summary:' "$l1"))"
+fi
+cd "$T/fib" || exit 1
+
 # -o DIR: both files in DIR (created), named in the output, readable by
 # the real readers.
 cg=$(ls prof/run1/cycprof.out.* 2>/dev/null | grep -v '\.pb\.gz$')
