@@ -3,7 +3,7 @@
 #include "report_common.h"
 #include "cmdutil.h"
 #include "pprof_costs.h"
-#include "pprof_reader.h"
+#include "profile_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,12 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
 {
     char err[CU_ERRLEN];
     for (int i = 0; i < n; i++) {
-        if (pprof_is_pprof_file(files[i])) {
+        int kind = pk_kind(files[i], err, sizeof err);
+        if (kind < 0) {
+            cu_err(cmd, "%s", err);
+            return -1;
+        }
+        if (kind == PK_PPROF) {
             if (pprof_costs_read(p, files[i], err, sizeof err) < 0) {
                 cu_err(cmd, "%s", err);
                 return -1;
