@@ -101,8 +101,12 @@ static int parse(int argc, char **argv, opts_t *o)
             o->sort = v;
         } else if ((r = cu_opt_value(argc, argv, &i, "--by", NULL, &v))) {
             if (r < 0 || rank_by_parse(v, &o->by) < 0) {
-                cu_err("diff", "--by must be function, file, line or object, "
-                       "got '%s'", r < 0 ? "" : v);
+                if (r < 0)
+                    cu_err("diff", "--by needs function, file, line or "
+                           "object");
+                else
+                    cu_err("diff", "--by must be function, file, line or "
+                           "object, got '%s'", v);
                 return -1;
             }
         } else if ((r = cu_opt_pct(argc, argv, &i, "diff", "--threshold",
@@ -140,8 +144,11 @@ static int parse(int argc, char **argv, opts_t *o)
         } else if ((r = cu_opt_value(argc, argv, &i, "--common-root", NULL,
                                      &v))) {
             if (r < 0 || (strcmp(v, "auto") != 0 && strcmp(v, "no") != 0)) {
-                cu_err("diff", "--common-root must be auto or no, got '%s'",
-                       r < 0 ? "" : v);
+                if (r < 0)
+                    cu_err("diff", "--common-root needs auto or no");
+                else
+                    cu_err("diff", "--common-root must be auto or no, "
+                           "got '%s'", v);
                 return -1;
             }
             o->no_root = strcmp(v, "no") == 0;

@@ -85,8 +85,12 @@ static int parse(int argc, char **argv, opts_t *o)
             if (r > 0 && strcmp(v, "stack") == 0) {
                 o->by_stack = 1;
             } else if (r < 0 || rank_by_parse(v, &o->by) < 0) {
-                cu_err("report", "--by must be function, file, line, object "
-                       "or stack, got '%s'", r < 0 ? "" : v);
+                if (r < 0)
+                    cu_err("report", "--by needs function, file, line, "
+                           "object or stack");
+                else
+                    cu_err("report", "--by must be function, file, line, "
+                           "object or stack, got '%s'", v);
                 return -1;
             }
         } else if ((r = cu_opt_pct(argc, argv, &i, "report", "--threshold",

@@ -113,7 +113,10 @@ int rc_parse_format(const char *cmd, int r, const char *v)
         return 1;
     if (r > 0 && strcmp(v, "text") == 0)
         return 0;
-    cu_err(cmd, "--format must be text or json, got '%s'", r < 0 ? "" : v);
+    if (r < 0)
+        cu_err(cmd, "--format needs text or json");
+    else
+        cu_err(cmd, "--format must be text or json, got '%s'", v);
     return -1;
 }
 
