@@ -55,7 +55,8 @@ static const char *const usage =
     "                       in different folders, match files by their path\n"
     "                       below the source root found on each side; no:\n"
     "                       compare file names as they are (after --mod-*)\n"
-    "  --format=text|json   json: one JSON document (docs/cli/json.md)\n"
+    "  --format=text|json   json: the same rows as one JSON document, whose\n"
+    "                       member \"schema\" names its type and version\n"
     "  -h, --help           show this help\n"
     "\n"
     "exit status: 0 ok, 1 unreadable input, 2 bad usage, 3 --fail-above hit\n";
@@ -227,7 +228,8 @@ static void print_recorded_differently(const char *const mode[2])
     if (strcmp(b, n) == 0)
         return;
     printf("Recorded:         differently: --deterministic=%s in BASE, %s "
-           "in NEW; counts may differ for that alone (docs/reproducible.md)\n",
+           "in NEW; counts may differ for that alone (--deterministic in "
+           "man cycprof)\n",
            b, n);
 }
 

@@ -40,7 +40,8 @@ static const char *const usage =
     "                       (CYCPROF_REGION_BEGIN/END, SP1's markers)\n"
     "  --threshold=PCT      hide rows below PCT% of the total (default 0.1)\n"
     "  --show-percs[=yes|no] show percentages of the total (default yes)\n"
-    "  --format=text|json   json: one JSON document (docs/cli/json.md)\n"
+    "  --format=text|json   json: the same rows as one JSON document, whose\n"
+    "                       member \"schema\" names its type and version\n"
     "  -h, --help           show this help\n";
 
 typedef struct opts {
