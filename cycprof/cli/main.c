@@ -57,7 +57,9 @@ static void usage(FILE *out)
             "subcommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\n'cycprof SUBCOMMAND --help' describes one subcommand.\n");
+    fprintf(out, "\n'cycprof SUBCOMMAND --help' (or 'man cycprof-SUBCOMMAND') "
+            "describes one\nsubcommand; 'man cycprof' has this and the "
+            "tool's options.\n");
 }
 
 static const struct command *find(const char *name)

@@ -55,7 +55,8 @@ static const char *const usage =
     "                       in different folders, match files by their path\n"
     "                       below the source root found on each side; no:\n"
     "                       compare file names as they are (after --mod-*)\n"
-    "  --format=text|json   json: one JSON document (docs/cli/json.md)\n"
+    "  --format=text|json   json: the same rows as one JSON document, whose\n"
+    "                       member \"schema\" names its type and version\n"
     "  -h, --help           show this help\n"
     "\n"
     "exit status: 0 ok, 1 unreadable input, 2 bad usage, 3 --fail-above hit\n";
@@ -101,8 +102,12 @@ static int parse(int argc, char **argv, opts_t *o)
             o->sort = v;
         } else if ((r = cu_opt_value(argc, argv, &i, "--by", NULL, &v))) {
             if (r < 0 || rank_by_parse(v, &o->by) < 0) {
-                cu_err("diff", "--by must be function, file, line or object, "
-                       "got '%s'", r < 0 ? "" : v);
+                if (r < 0)
+                    cu_err("diff", "--by needs function, file, line or "
+                           "object");
+                else
+                    cu_err("diff", "--by must be function, file, line or "
+                           "object, got '%s'", v);
                 return -1;
             }
         } else if ((r = cu_opt_pct(argc, argv, &i, "diff", "--threshold",
@@ -140,8 +145,11 @@ static int parse(int argc, char **argv, opts_t *o)
         } else if ((r = cu_opt_value(argc, argv, &i, "--common-root", NULL,
                                      &v))) {
             if (r < 0 || (strcmp(v, "auto") != 0 && strcmp(v, "no") != 0)) {
-                cu_err("diff", "--common-root must be auto or no, got '%s'",
-                       r < 0 ? "" : v);
+                if (r < 0)
+                    cu_err("diff", "--common-root needs auto or no");
+                else
+                    cu_err("diff", "--common-root must be auto or no, "
+                           "got '%s'", v);
                 return -1;
             }
             o->no_root = strcmp(v, "no") == 0;
@@ -220,7 +228,8 @@ static void print_recorded_differently(const char *const mode[2])
     if (strcmp(b, n) == 0)
         return;
     printf("Recorded:         differently: --deterministic=%s in BASE, %s "
-           "in NEW; counts may differ for that alone (docs/reproducible.md)\n",
+           "in NEW; counts may differ for that alone (--deterministic in "
+           "man cycprof)\n",
            b, n);
 }
 

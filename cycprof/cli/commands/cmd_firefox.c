@@ -13,6 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Without -o, a terminal gets this file instead of half a megabyte of
+ * JSON, as flamegraph does. */
+#define TTY_DEFAULT_OUT "firefox.json"
 
 static const char *const usage =
     "usage: cycprof firefox [options] [FILE]\n"
@@ -30,7 +35,9 @@ static const char *const usage =
     "\n"
     "options:\n"
     "  -o, --output=OUT     write to OUT (gzip-compressed when OUT ends in\n"
-    "                       .gz) instead of standard output\n"
+    "                       .gz) instead of standard output; when that is\n"
+    "                       a terminal, to " TTY_DEFAULT_OUT ", and the command\n"
+    "                       says so\n"
     "  --inlines=yes|no     no: charge inlined code to the function that\n"
     "                       holds it, as the callgrind file and cycprof report\n"
     "                       do (default yes: inlined calls are frames)\n"
@@ -86,6 +93,9 @@ int cmd_firefox(int argc, char **argv)
         if (r)
             return r > 0 ? 0 : 2;
     }
+    int to_tty_default = !c.out && isatty(STDOUT_FILENO);
+    if (to_tty_default)
+        c.out = TTY_DEFAULT_OUT;
     char *pf = si_pprof_path("firefox", c.file);
     if (!pf)
         return 1;
@@ -99,6 +109,11 @@ int cmd_firefox(int argc, char **argv)
     } else {
         ff_out_t o = {&p, c.out && cu_ends_with(c.out, ".gz")};
         rc = sc_write(&c, write_firefox, &o) < 0;
+        if (!rc && to_tty_default)
+            fprintf(stderr, "cycprof firefox: wrote %s (standard output is a "
+                    "terminal; -o OUT.json picks the name): open it with "
+                    "`samply load %s` or at https://profiler.firefox.com "
+                    "(Load a profile from file)\n", c.out, c.out);
     }
     ff_free(&p);
     free(pf);

@@ -60,15 +60,15 @@ int cmd_flamegraph(int argc, char **argv)
         } else if ((r = cu_opt_value(argc, argv, &i, "--width", NULL, &v))) {
             if (r < 0 || cu_parse_u64(v, &width) < 0 || width < 100 ||
                 width > 100000) {
-                cu_err("flamegraph", "--width needs a number of pixels "
-                       "(100-100000), got '%s'", r < 0 ? "" : v);
+                cu_opt_err("flamegraph", "--width", NULL, "a number of pixels "
+                           "(100-100000)", r, v);
                 return 2;
             }
             o.width = (int)width;
         } else if ((r = cu_opt_value(argc, argv, &i, "--minwidth", NULL, &v))) {
             if (r < 0 || cu_parse_pct(v, &o.minwidth) < 0 || strchr(v, '%')) {
-                cu_err("flamegraph", "--minwidth needs a number of pixels, "
-                       "got '%s'", r < 0 ? "" : v);
+                cu_opt_err("flamegraph", "--minwidth", NULL, "a number of pixels",
+                           r, v);
                 return 2;
             }
         } else if ((r = sc_arg(&c, argc, argv, &i))) {

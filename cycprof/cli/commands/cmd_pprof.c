@@ -379,7 +379,9 @@ int cmd_pprof(int argc, char **argv)
             return usage_error("unexpected argument '%s'", a);
         if (!val) {
             if (i + 1 >= argc)
-                return usage_error("option '%s' needs a value", a);
+                return usage_error("%s", is_out ? "-o/--output needs a file name"
+                                   : is_level ? "-z/--level needs a gzip level 1..9"
+                                   : "--max-samples needs a number");
             val = argv[++i];
         }
         if (is_out)

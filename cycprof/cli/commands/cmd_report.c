@@ -40,7 +40,8 @@ static const char *const usage =
     "                       (CYCPROF_REGION_BEGIN/END, SP1's markers)\n"
     "  --threshold=PCT      hide rows below PCT% of the total (default 0.1)\n"
     "  --show-percs[=yes|no] show percentages of the total (default yes)\n"
-    "  --format=text|json   json: one JSON document (docs/cli/json.md)\n"
+    "  --format=text|json   json: the same rows as one JSON document, whose\n"
+    "                       member \"schema\" names its type and version\n"
     "  -h, --help           show this help\n";
 
 typedef struct opts {
@@ -85,8 +86,12 @@ static int parse(int argc, char **argv, opts_t *o)
             if (r > 0 && strcmp(v, "stack") == 0) {
                 o->by_stack = 1;
             } else if (r < 0 || rank_by_parse(v, &o->by) < 0) {
-                cu_err("report", "--by must be function, file, line, object "
-                       "or stack, got '%s'", r < 0 ? "" : v);
+                if (r < 0)
+                    cu_err("report", "--by needs function, file, line, "
+                           "object or stack");
+                else
+                    cu_err("report", "--by must be function, file, line, "
+                           "object or stack, got '%s'", v);
                 return -1;
             }
         } else if ((r = cu_opt_pct(argc, argv, &i, "report", "--threshold",

@@ -3,7 +3,7 @@
 #include "report_common.h"
 #include "cmdutil.h"
 #include "pprof_costs.h"
-#include "pprof_reader.h"
+#include "profile_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,12 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
 {
     char err[CU_ERRLEN];
     for (int i = 0; i < n; i++) {
-        if (pprof_is_pprof_file(files[i])) {
+        int kind = pk_kind(files[i], err, sizeof err);
+        if (kind < 0) {
+            cu_err(cmd, "%s", err);
+            return -1;
+        }
+        if (kind == PK_PPROF) {
             if (pprof_costs_read(p, files[i], err, sizeof err) < 0) {
                 cu_err(cmd, "%s", err);
                 return -1;
@@ -108,7 +113,10 @@ int rc_parse_format(const char *cmd, int r, const char *v)
         return 1;
     if (r > 0 && strcmp(v, "text") == 0)
         return 0;
-    cu_err(cmd, "--format must be text or json, got '%s'", r < 0 ? "" : v);
+    if (r < 0)
+        cu_err(cmd, "--format needs text or json");
+    else
+        cu_err(cmd, "--format must be text or json, got '%s'", v);
     return -1;
 }
 

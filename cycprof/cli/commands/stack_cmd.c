@@ -16,7 +16,7 @@ int sc_arg(stack_cmd_t *c, int argc, char **argv, int *i)
         return 1;
     } else if ((r = cu_opt_value(argc, argv, i, "--output", "-o", &v))) {
         if (r < 0) {
-            cu_err(c->name, "-o needs a file name");
+            cu_err(c->name, "-o/--output needs a file name");
             return -1;
         }
         c->out = v;

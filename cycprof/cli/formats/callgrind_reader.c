@@ -614,7 +614,7 @@ static int do_line(parser_t *ps, char *s, size_t len)
         snip[n] = (s[n] >= 0x20 && s[n] < 0x7f) ? s[n] : '?';
     snip[n] = 0;
     /* Before any header, it is not a profile at all (a pprof profile,
-     * binary, never reaches this reader: report_common.c). */
+     * binary, never reaches this reader: profile_kind.c). */
     if (!ps->have_events)
         return fail(ps, "unrecognized line '%s': not a callgrind-format "
                     "file or a pprof profile", snip);

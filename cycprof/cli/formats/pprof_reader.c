@@ -217,26 +217,6 @@ out:
 #undef STR_OK
 }
 
-int pprof_is_pprof_file(const char *path)
-{
-    if (cu_ends_with(path, ".pb.gz") || cu_ends_with(path, ".pb"))
-        return 1;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    unsigned char b[16];
-    size_t n = fread(b, 1, sizeof b, f);
-    fclose(f);
-    if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
-        return 1;
-    /* profile.proto starts with a field key and a length: control bytes
-     * that no line of a callgrind file holds. */
-    for (size_t i = 0; i < n; i++)
-        if (b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r')
-            return 1;
-    return 0;
-}
-
 Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
                                                const unsigned char *buf,
                                                size_t len, char *err,

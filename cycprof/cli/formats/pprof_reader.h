@@ -20,12 +20,6 @@ int pprof_read_mem(stack_profile_t *sp, const char *name,
                    const unsigned char *buf, size_t len, char *err,
                    size_t errlen);
 
-/* Is path a pprof profile rather than a callgrind-format file? By name
- * (.pb, .pb.gz) or by content: gzip data, or binary bytes at the start
- * (a callgrind file is text). An unreadable file is "no" (the callgrind
- * reader then says why). */
-int pprof_is_pprof_file(const char *path);
-
 /* The decoding alone, for readers that build something else from the
  * message (pprof_costs.h): gunzip if the data is gzip, then protobuf-c.
  * Returns the message (free it with pprof_free_unpacked), or NULL with

@@ -3,6 +3,7 @@
 #include "stack_input.h"
 #include "cmdutil.h"
 #include "pprof_reader.h"
+#include "profile_kind.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,7 +32,11 @@ char *si_pprof_path(const char *cmd, const char *file)
         cu_err(cmd, "%s: is a directory, not a profile", file);
         goto out;
     }
-    if (pprof_is_pprof_file(file)) {
+    char err[CU_ERRLEN];
+    int kind = pk_kind(file, err, sizeof err);
+    if (kind < 0) {
+        cu_err(cmd, "%s", err);
+    } else if (kind == PK_PPROF) {
         pf = cu_strdup(file);
     } else {
         size_t n = strlen(file) + 7;

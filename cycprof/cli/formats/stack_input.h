@@ -1,6 +1,6 @@
 /* Finding and loading the exact stacks for report --by=stack, folded and
- * flamegraph: a pprof profile given directly (pprof_is_pprof_file: by name
- * or content), or the pprof file the tool writes next to its
+ * flamegraph: a pprof profile given directly (profile_kind.h: by name or
+ * content), or the pprof file the tool writes next to its
  * callgrind-format file (FILE.pb.gz). */
 #ifndef CYCPROF_STACK_INPUT_H
 #define CYCPROF_STACK_INPUT_H

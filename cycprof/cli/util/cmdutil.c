@@ -287,6 +287,18 @@ int cu_opt_value(int argc, char **argv, int *i, const char *lname,
     return 0;
 }
 
+void cu_opt_err(const char *cmd, const char *lname, const char *sname,
+                const char *what, int r, const char *v)
+{
+    const char *slash = sname ? "/" : "";
+    if (!sname)
+        sname = "";
+    if (r < 0)
+        cu_err(cmd, "%s%s%s needs %s", sname, slash, lname, what);
+    else
+        cu_err(cmd, "%s%s%s needs %s, got '%s'", sname, slash, lname, what, v);
+}
+
 int cu_opt_u64(int argc, char **argv, int *i, const char *cmd,
                const char *lname, const char *sname, const char *what,
                uint64_t *out)
@@ -296,7 +308,7 @@ int cu_opt_u64(int argc, char **argv, int *i, const char *cmd,
     if (r > 0 && cu_parse_u64(v, out) == 0)
         return 1;
     if (r != 0)
-        cu_err(cmd, "%s needs %s, got '%s'", lname, what, r < 0 ? "" : v);
+        cu_opt_err(cmd, lname, sname, what, r, v);
     return r == 0 ? 0 : -1;
 }
 
@@ -308,7 +320,7 @@ int cu_opt_pct(int argc, char **argv, int *i, const char *cmd,
     if (r > 0 && cu_parse_pct(v, out) == 0 && *out <= max)
         return 1;
     if (r != 0)
-        cu_err(cmd, "%s needs %s, got '%s'", lname, what, r < 0 ? "" : v);
+        cu_opt_err(cmd, lname, NULL, what, r, v);
     return r == 0 ? 0 : -1;
 }
 

@@ -83,9 +83,15 @@ int cu_ends_with(const char *s, const char *suffix);
 int cu_opt_value(int argc, char **argv, int *i, const char *lname,
                  const char *sname, const char **val);
 
+/* The error of a value option, named as the help names it ("-n/--top"):
+ * "SNAME/LNAME needs WHAT" when its value is missing (r < 0, as
+ * cu_opt_value returns), "... needs WHAT, got 'V'" when V is wrong. */
+void cu_opt_err(const char *cmd, const char *lname, const char *sname,
+                const char *what, int r, const char *v);
+
 /* A value option holding a whole number, or a percentage of at most max
  * (cu_parse_pct's forms): returns 0 when argv[*i] is not lname/sname, 1
- * when *out is set, -1 after saying "cmd: LNAME needs WHAT, got 'V'". */
+ * when *out is set, -1 after cu_opt_err's line. */
 int cu_opt_u64(int argc, char **argv, int *i, const char *cmd,
                const char *lname, const char *sname, const char *what,
                uint64_t *out);

@@ -228,11 +228,55 @@ expect_err err-truncated-calls '^cycprof report: trunc\.out: truncated' report t
 expect_err err-corrupt-line '^cycprof report: corrupt\.out:6: unrecognized line' report corrupt.out
 expect_err err-unknown-option "^cycprof report: unknown option '--bogus'" report --bogus "$T/cg.out"
 expect_err err-unknown-event "^cycprof report: unknown event 'Xx' in --sort" report --sort=Xx "$T/cg.out"
-expect_err err-bad-top '^cycprof report: --top needs a number' report -n abc "$T/cg.out"
+expect_err err-bad-top "^cycprof report: -n/--top needs a number, got 'abc'$" report -n abc "$T/cg.out"
 expect_err err-stack-needs-pprof '^cycprof report: .*cg\.out: exact stacks need the pprof file' report --by=stack "$T/cg.out"
 expect_err err-diff-one-file '^cycprof diff: need two files' diff "$T/cg.out"
 expect_err err-diff-unknown-event "^cycprof diff: .*unknown event 'Xx'" diff --sort=Xx "$T/cg.out" "$T/cg.out"
 # report and diff on pprof profiles: tests/unit/pprofin.
+
+# A text file that is no profile is said to be none at its first line,
+# whichever command reads it (the callgrind reader used to take passwd's
+# 'name:' lines for headers and stop at line 13, the first name with a '-').
+{ echo 'root:x:0:0:root:/root:/bin/bash'
+  for n in 1 2 3 4 5 6 7 8 9 10 11; do echo "user$n:x:$n:$n::/home/user$n:/bin/sh"; done
+  echo 'www-data:x:33:33:www-data:/var/www:/usr/sbin/nologin'; } >passwd
+seq 1 20 >nums.txt
+printf '# /etc/fstab\n\nUUID=1234 / ext4 defaults 0 1\n' >fstab
+neither='not a callgrind-format file or a pprof profile'
+expect_err err-passwd-not-a-profile "^cycprof report: passwd:1: $neither \('root:x:0:0:root:/root:/bin/bash'\)$" report passwd
+expect_err err-numbers-not-a-profile "^cycprof report: nums\.txt:1: $neither \('1'\)$" report nums.txt
+expect_err err-comments-then-not-a-profile "^cycprof report: fstab:3: $neither \('UUID=1234 / ext4 defaults 0 1'\)$" report fstab
+expect_err err-diff-not-a-profile "^cycprof diff: nums\.txt:1: $neither" diff "$T/cg.out" nums.txt
+for sub in folded flamegraph firefox; do
+    expect_err "err-$sub-not-a-profile" "^cycprof $sub: passwd:1: $neither" "$sub" passwd
+done
+# A callgrind-format file with a fault deep inside: the fault's own line.
+printf '# callgrind format\nversion: 1\ncreator: x\nevents: Ir\nfl=a.c\nfn=main\n3 5\n4 6\nwww-data 7\n' >deep.out
+expect_err err-deep-fault-line "^cycprof report: deep\.out:9: unrecognized line 'www-data 7'$" report deep.out
+
+# An option whose value is missing is named as --help names it.
+while IFS='|' read -r sub opt want; do
+    expect_err "err-missing-value-$sub$opt" "^cycprof $sub: $want( \(see cycprof $sub --help\))?$" "$sub" "$opt"
+done <<'EOF_OPTS'
+report|-n|-n/--top needs a number
+report|--top|-n/--top needs a number
+report|--by|--by needs function, file, line, object or stack
+report|--threshold|--threshold needs a percentage 0-100
+report|--format|--format needs text or json
+diff|-n|-n/--top needs a number
+diff|--by|--by needs function, file, line or object
+diff|--min-change|--min-change needs a number of events
+diff|--fail-above|--fail-above needs a percentage
+diff|--common-root|--common-root needs auto or no
+flamegraph|--width|--width needs a number of pixels \(100-100000\)
+flamegraph|--minwidth|--minwidth needs a number of pixels
+flamegraph|-o|-o/--output needs a file name
+folded|--output|-o/--output needs a file name
+firefox|-o|-o/--output needs a file name
+pprof|-o|-o/--output needs a file name
+pprof|-z|-z/--level needs a gzip level 1\.\.9
+pprof|--max-samples|--max-samples needs a number
+EOF_OPTS
 expect_err err-folded-garbage '^cycprof folded: garbage\.pb\.gz: not a valid pprof' folded garbage.pb.gz
 expect_err err-folded-truncated '^cycprof folded: trunc\.pb\.gz: truncated gzip' folded trunc.pb.gz
 expect_err err-folded-no-pprof '^cycprof folded: .*cg\.out: exact stacks need' folded "$T/cg.out"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tests of the small things a first run meets (issue 15, point 8): --help
-# texts print what they mean, `cycprof flamegraph` without -o on a terminal
-# writes flamegraph.svg and says so instead of raw SVG, and the quickstart
-# ends with the report and the flame graph command.
+# texts print what they mean, `cycprof flamegraph` and `cycprof firefox`
+# without -o on a terminal write flamegraph.svg and firefox.json and say so
+# instead of raw SVG or JSON, and the quickstart ends with the report and
+# the flame graph command.
 #
 #   CYCPROF_BUILD=/abs/build/dir tests/unit/firstrun/run.sh
 set -u
@@ -38,6 +39,22 @@ else bad flamegraph-tty-writes-file "no 'script' command (bsdutils) to make a te
 "$CYC" flamegraph in.pb.gz >pipe.svg 2>e.txt
 if cmp -s pipe.svg want.svg && [ ! -s e.txt ] && [ ! -e flamegraph.svg ]; then ok flamegraph-pipe-gets-svg
 else bad flamegraph-pipe-gets-svg "stdout is not the SVG or a file was written: $(cat e.txt)"; fi
+
+# firefox without -o: the same, firefox.json and a line saying how to open it.
+"$CYC" firefox in.pb.gz -o want.json 2>e.txt || { bad setup "firefox -o failed: $(cat e.txt)"; finish; }
+if command -v script >/dev/null; then
+    mkdir fftty && (cd fftty && script -qec "'$CYC' firefox ../in.pb.gz" /dev/null >out.txt 2>&1 </dev/null)
+    if [ ! -f fftty/firefox.json ]; then bad firefox-tty-writes-file "no firefox.json; terminal got: $(head -c 200 fftty/out.txt)"
+    elif ! cmp -s fftty/firefox.json want.json; then bad firefox-tty-writes-file "firefox.json differs from -o output"
+    elif grep -q '"meta"' fftty/out.txt; then bad firefox-tty-writes-file "raw JSON on the terminal"
+    elif [ "$(tr -d '\r' <fftty/out.txt | grep -c .)" != 1 ] || ! grep -q '^cycprof firefox: wrote firefox.json' fftty/out.txt ||
+        ! grep -q 'samply load firefox.json' fftty/out.txt || ! grep -q 'https://profiler.firefox.com' fftty/out.txt
+    then bad firefox-tty-writes-file "want one line naming the file and how to open it, got: $(head -c 300 fftty/out.txt)"
+    else ok firefox-tty-writes-file; fi
+else bad firefox-tty-writes-file "no 'script' command (bsdutils) to make a terminal"; fi
+"$CYC" firefox in.pb.gz >pipe.json 2>e.txt
+if cmp -s pipe.json want.json && [ ! -s e.txt ] && [ ! -e firefox.json ]; then ok firefox-pipe-gets-json
+else bad firefox-pipe-gets-json "stdout is not the JSON or a file was written: $(cat e.txt)"; fi
 
 # The quickstart shows the answer: report -n 10 and the flame graph.
 q=$REPO/scripts/quickstart

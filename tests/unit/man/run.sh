@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tests of the man pages (docs/man/README.md): each page of the build
 # renders without groff warnings, names every option its command's --help
-# names (they are made from it), cycprof(1) has the tool's options, and
-# `make install` (its install-man part) puts them where `man` finds them.
+# names (they are made from it), --help points to the pages and not to the
+# uninstalled docs/, cycprof(1) has the tool's options, and `make install`
+# (its install-man part) puts them where `man` finds them.
 #
 #   CYCPROF_BUILD=/abs/build/dir tests/unit/man/run.sh
 set -u
@@ -40,6 +41,18 @@ if [ -x "$CARGO_CYC" ]; then
     "$CARGO_CYC" cycprof --help >h.txt
     page_has_help man-cargo-cycprof "$B/man/cargo-cycprof.1" h.txt
 fi
+
+# --help cites what `make install` installs: man pages, not the source
+# tree's docs/ (which it does not install).
+for sub in "" report diff folded flamegraph firefox pprof; do
+    # shellcheck disable=SC2086
+    "$CYC" $sub --help >h.txt
+    if grep -q 'docs/' h.txt; then bad "help-cites-installed${sub:+-$sub}" "cites the source tree: $(grep -m1 'docs/' h.txt)"
+    else ok "help-cites-installed${sub:+-$sub}"; fi
+done
+"$CYC" --help >h.txt
+if grep -q "man cycprof-SUBCOMMAND" h.txt; then ok help-names-man-pages
+else bad help-names-man-pages "cycprof --help does not name the man pages"; fi
 
 # cycprof(1) has the tool's own options, from the tool.
 if [ -d "$B/vg-lib" ]; then
