@@ -328,9 +328,9 @@ static void close_all_open(void)
 /* One line per kind: a sentence naming the region for one instance; a
  * count and the first regions for more. */
 static const HChar* const one_warning[N_WARNINGS] = {
-   "region '%s' ended but not open: end ignored",
-   "region '%s' ended while this region inside it was open, closed too: '%s'",
-   "region '%s' still open at exit: closed there",
+   "region '%.*s' ended but not open: end ignored",
+   "region '%.*s' ended while this region inside it was open, closed too: '%.*s'",
+   "region '%.*s' still open at exit: closed there",
 };
 static const HChar* const folded_warning[N_WARNINGS] = {
    "regions ended but not open: ends ignored",
@@ -341,14 +341,15 @@ static const HChar* const folded_warning[N_WARNINGS] = {
 static void print_warning(Warning w)
 {
    const Folded* f = &folded[w];
-   HChar first[3 * FIRST_NAMED * (2 * MAX_NAME + 8)];
+   /* Each region named takes at most two names of MAX_NAME and quotes. */
+   HChar first[FIRST_NAMED * (2 * MAX_NAME + 16)];
    UInt i, at = 0;
    if (f->count == 0) return;
    if (f->count == 1) {
       /* ClosedInside names the ended region first, then the one inside. */
-      VG_(snprintf)(first, sizeof first, one_warning[w],
+      VG_(snprintf)(first, sizeof first, one_warning[w], MAX_NAME,
                     region_name(w == ClosedInside ? f->ended[0] : f->region[0]),
-                    region_name(f->region[0]));
+                    MAX_NAME, region_name(f->region[0]));
       VG_(umsg)("cycprof: warning: %s\n", first);
       return;
    }
