@@ -2,7 +2,7 @@
 #    (docs/regions.md).  Oracles: callgrind itself running the same binaries
 #    with the same requests and options; lackey's totals; cachegrind's self
 #    costs; the structure of the programs (tests/progs/{cgreq,regions,
-#    rthreads,dumps,rfork}.c).
+#    rthreads,dumps,rfork,rscale}.c).
 # shellcheck shell=bash
 
 # region_prog NAME [gcc flags]: builds tests/progs/NAME.c into $BIN once.
@@ -244,6 +244,70 @@ C.done()
 PY
 }
 register regions-pprof-label t_regions_pprof_label
+
+# Regions at scale (tests/progs/rscale.c): 20,000 regions of distinct
+# names, each around one call of leaf(), inside 25 nested regions left
+# open, then 25 mismatched pairs and 25 ENDs of names never opened.
+# Oracles: the program's structure and cachegrind's self cost of leaf():
+# every tx region costs the call instruction and one call of leaf(); the
+# regions' nesting adds up.  The log shows the 20 costliest regions (by
+# construction open-0 ... open-19, outermost first) and a line counting the
+# others; 'cycprof report --regions' prints all of them from the callgrind
+# file; each kind of misuse is one warning line with its count.
+t_regions_scale() {
+    need_tool
+    region_prog rscale
+    local n=20000 k=25 cgo
+    cgo=$(cachegrind_out "$BIN/rscale" "$n" "$k") || fail "cachegrind failed"
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/rscale" "$n" "$k" >out 2>&1 </dev/null ||
+        fail "cycprof run failed: $(tail -n 3 cp.log)"
+    "$HELPER_BIN" report --regions cp >report 2>&1 || fail "report --regions failed: $(head -n 2 report)"
+    pycheck "$cgo" cp.log report "$n" "$k" <<'PY' || true
+import re, sys
+from cyc import Checker, cg_functions
+from regions import region_table, warnings
+C = Checker()
+cgo, log, report, n, k = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+leaf = cg_functions(cgo)[0].get("leaf", 0)
+C.true(leaf > 0 and leaf % n == 0, "cachegrind: leaf() cost %d is not %d equal calls" % (leaf, n))
+per_tx = leaf // n + 1   # and the call instruction
+rows = {}
+for line in open(report):
+    m = re.match(r"^(\S+)\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+[\d,]+\s+[\d.]+%$", line.rstrip())
+    if m:
+        rows[m.group(1)] = tuple(int(m.group(i).replace(",", "")) for i in (2, 3, 4))
+tx = {name: row for name, row in rows.items() if name.startswith("tx-")}
+C.eq("tx regions in report --regions", n, len(tx))
+wrong = [(name, row) for name, row in tx.items() if row != (1, per_tx, per_tx)]
+C.true(not wrong, "%d tx regions are not (1 call, %d, %d): %r" % (len(wrong), per_tx, per_tx, wrong[:3]))
+C.eq("sum of the tx regions", n * per_tx, sum(row[1] for row in tx.values()))
+C.eq("regions in report --regions", n + 3 * k, len(rows))
+inner = rows.get("open-%d" % (k - 1), (0, 0, 0))
+pairs = sum(rows.get("a-%d" % i, (0, 0, 0))[1] for i in range(k))
+C.eq("open-%d: inclusive - self = the regions inside it" % (k - 1), n * per_tx + pairs,
+     inner[1] - inner[2])
+for i in range(k - 1):
+    outer, within = rows.get("open-%d" % i, (0, 0, 0)), rows.get("open-%d" % (i + 1), (0, 0, 0))
+    C.eq("open-%d self" % i, outer[1] - within[1], outer[2])
+shown = region_table(log) or {}
+C.eq("rows in the log's table", 20, len(shown))
+C.eq("the log's rows", ["open-%d" % i for i in range(20)], list(shown)[:20])
+C.true(all(rows.get(name) == row for name, row in shown.items()),
+       "the log's rows differ from report --regions")
+hidden = [l for l in open(log) if "more regions not shown" in l]
+C.eq("lines counting the regions not shown", 1, len(hidden))
+C.true(hidden and "(%d more regions not shown" % (n + 3 * k - 20) in hidden[0],
+       "no line '(%d more regions not shown': %r" % (n + 3 * k - 20, hidden))
+w = warnings(log)
+C.eq("warning lines", 3, len(w))
+for what in ("%d regions still open at exit: closed there (first: 'open-0', 'open-1', 'open-2', ...)" % k,
+             "%d regions ended but not open: ends ignored (first: 'never-0', 'never-1', 'never-2', ...)" % k,
+             "%d regions inside a region that ended were closed with it (first: 'b-0' in 'a-0', 'b-1' in 'a-1', 'b-2' in 'a-2', ...)" % k):
+    C.true(any(what in l for l in w), "no warning line: " + what)
+C.done()
+PY
+}
+register regions-scale t_regions_scale
 
 # 'cycprof report --regions' prints the table of the profile again;
 # 'cycprof diff --fail-above' gates a region that grew.

@@ -13,12 +13,14 @@
 #include "cp_heap.h"
 #include "cp_outfile.h"
 #include "cp_regions.h"
+#include "cp_strtab.h"
 
 #define MAX_NAME 256
-#define MAX_WARNINGS 10
+#define LOG_ROWS 20      /* the log's table: the costliest regions */
+#define FIRST_NAMED 3    /* a folded warning names its first few */
 
 typedef struct {
-   HChar* name;
+   const HChar* name;    /* in names */
    ULong  calls, inclusive, self;            /* whole run */
    ULong  part_calls, part_inclusive, part_self;   /* since the last dump */
 } Region;
@@ -35,56 +37,86 @@ typedef struct {
    UInt region;
 } RegionSet;
 
+/* Misuse that a program can repeat once per transaction: each kind is
+ * one line at exit, with its count and the first regions it named. */
+typedef enum { NotOpen, ClosedInside, OpenAtExit, N_WARNINGS } Warning;
+typedef struct {
+   ULong count;
+   UInt  region[FIRST_NAMED];
+   UInt  ended[FIRST_NAMED];   /* ClosedInside: the region whose END it was */
+} Folded;
+
+/* A program may name a region per transaction (hundreds of thousands):
+ * names, sets and open regions are found by hashing, never by a scan. */
+static StrTab*  names;        /* region r is name r + 1 */
 static XArray*  regions;      /* Region */
 static XArray*  sets;         /* RegionSet; set s is at index s - 1 */
+static AddrMap  set_ids;      /* (parent << 32 | region + 1) -> set */
+static AddrMap  open_counts;  /* (tid << 32 | region + 1) -> instances open */
 static XArray** open_stacks;  /* [VG_N_THREADS] of OpenRegion */
 static AddrMap  roots;        /* (serial << 32 | set) -> root Context* */
-static UInt     warnings;
+static Folded   folded[N_WARNINGS];
 
 static void init(void)
 {
    if (regions) return;
+   names = cp_strtab_new();
    regions = VG_(newXA)(cp_heap_malloc, "cp.regions", cp_heap_free, sizeof(Region));
    sets = VG_(newXA)(cp_heap_malloc, "cp.regions.sets", cp_heap_free,
                      sizeof(RegionSet));
    open_stacks = cp_heap_calloc("cp.regions.open", VG_N_THREADS,
                              sizeof(XArray*));
+   cp_addrmap_init(&set_ids, 64);
+   cp_addrmap_init(&open_counts, 64);
    cp_addrmap_init(&roots, 64);
 }
 
-static void warn(const HChar* what, const HChar* name, const HChar* other)
+static const HChar* region_name(UInt region)
 {
-   if (++warnings > MAX_WARNINGS) return;
-   VG_(umsg)("cycprof: warning: region '%s' %s%s%s\n", name, what,
-             other ? other : "", other ? "'" : "");
-   if (warnings == MAX_WARNINGS)
-      VG_(umsg)("cycprof: warning: further region warnings not shown\n");
+   return ((Region*)VG_(indexXA)(regions, region))->name;
+}
+
+static void warn(Warning w, UInt region, UInt ended)
+{
+   Folded* f = &folded[w];
+   if (f->count < FIRST_NAMED) {
+      f->region[f->count] = region;
+      f->ended[f->count] = ended;
+   }
+   f->count++;
 }
 
 static UInt region_index(const HChar* name)
 {
    Region r;
-   Word i;
+   UInt id;
    if (!name[0]) name = "(unnamed)";
-   for (i = 0; i < VG_(sizeXA)(regions); i++)
-      if (VG_(strcmp)(((Region*)VG_(indexXA)(regions, i))->name, name) == 0)
-         return i;
+   id = cp_strtab_intern(names, name);
+   if (id <= VG_(sizeXA)(regions)) return id - 1;
    VG_(memset)(&r, 0, sizeof r);
-   r.name = cp_heap_strdup("cp.regions.name", name);
+   r.name = cp_strtab_get(names, id);
    return VG_(addToXA)(regions, &r);
 }
 
 static UInt set_of(UInt parent, UInt region)
 {
    RegionSet s;
-   Word i;
-   for (i = 0; i < VG_(sizeXA)(sets); i++) {
-      const RegionSet* k = VG_(indexXA)(sets, i);
-      if (k->parent == parent && k->region == region) return i + 1;
-   }
+   Bool added;
+   UWord* id = cp_addrmap_slot(&set_ids, ((UWord)parent << 32) | (region + 1),
+                               &added);
+   if (!added) return *id;
    s.parent = parent;
    s.region = region;
-   return VG_(addToXA)(sets, &s) + 1;
+   *id = VG_(addToXA)(sets, &s) + 1;
+   return *id;
+}
+
+/* The instances of region open in thread tid. */
+static UWord* open_count(ThreadId tid, UInt region)
+{
+   Bool added;
+   return cp_addrmap_slot(&open_counts, ((UWord)tid << 32) | (region + 1),
+                          &added);
 }
 
 static XArray* open_stack(ThreadId tid)
@@ -138,20 +170,12 @@ void cp_region_begin(ThreadId tid, const HChar* name)
    o.nested = 0;
    o.begin = thread_count(tid);
    VG_(addToXA)(stack, &o);
+   (*open_count(tid, o.region))++;
    enter_set(tid, o.set);
 }
 
-static Bool open_below(XArray* stack, Word top, UInt region)
-{
-   Word i;
-   for (i = 0; i < top; i++)
-      if (((OpenRegion*)VG_(indexXA)(stack, i))->region == region)
-         return True;
-   return False;
-}
-
-/* Closes the top region of the stack at count now. */
-static void close_top(XArray* stack, ULong now)
+/* Closes the top region of tid's stack at count now. */
+static void close_top(ThreadId tid, XArray* stack, ULong now)
 {
    Word top = VG_(sizeXA)(stack) - 1;
    OpenRegion* o = VG_(indexXA)(stack, top);
@@ -160,7 +184,7 @@ static void close_top(XArray* stack, ULong now)
    ULong incl = now - o->begin;
    r->calls++;
    r->part_calls++;
-   if (open_below(stack, top, o->region)) {
+   if (--*open_count(tid, o->region) > 0) {
       /* A region inside itself: the outer one has its cost. */
       if (below) below->nested += o->nested;
    } else {
@@ -182,27 +206,33 @@ void cp_region_end(ThreadId tid, const HChar* name)
    init();
    stack = open_stack(tid);
    region = region_index(name);
-   for (i = VG_(sizeXA)(stack) - 1; i >= 0; i--)
-      if (((OpenRegion*)VG_(indexXA)(stack, i))->region == region) break;
-   if (i < 0) {
-      warn("ended but not open: end ignored", name, NULL);
+   if (*open_count(tid, region) == 0) {
+      warn(NotOpen, region, 0);
       return;
    }
+   /* Open: found, and near the top unless ENDs are mismatched. */
+   for (i = VG_(sizeXA)(stack) - 1; i >= 0; i--)
+      if (((OpenRegion*)VG_(indexXA)(stack, i))->region == region) break;
+   tl_assert(i >= 0);
    now = thread_count(tid);
    while (VG_(sizeXA)(stack) - 1 > i) {
       OpenRegion* inner = VG_(indexXA)(stack, VG_(sizeXA)(stack) - 1);
-      warn("ended while this region inside it was open, closed too: '",
-           name, ((Region*)VG_(indexXA)(regions, inner->region))->name);
-      close_top(stack, now);
+      warn(ClosedInside, inner->region, region);
+      close_top(tid, stack, now);
    }
-   close_top(stack, now);
+   close_top(tid, stack, now);
    enter_set(tid, top_set(stack));
 }
 
 void cp_regions_thread_created(ThreadId parent, ThreadId child)
 {
-   if (open_stacks && open_stacks[child])
-      VG_(dropTailXA)(open_stacks[child], VG_(sizeXA)(open_stacks[child]));
+   XArray* stack = open_stacks ? open_stacks[child] : NULL;
+   /* The regions a finished thread left open in this slot go unreported. */
+   while (stack && VG_(sizeXA)(stack) > 0) {
+      OpenRegion* o = VG_(indexXA)(stack, VG_(sizeXA)(stack) - 1);
+      (*open_count(child, o->region))--;
+      VG_(dropTailXA)(stack, 1);
+   }
    cp_callstack_thread_created(parent, child);
 }
 
@@ -218,8 +248,7 @@ UInt cp_region_set_parent(UInt set)
 
 const HChar* cp_region_set_name(UInt set)
 {
-   UInt r = ((RegionSet*)VG_(indexXA)(sets, set - 1))->region;
-   return ((Region*)VG_(indexXA)(regions, r))->name;
+   return region_name(((RegionSet*)VG_(indexXA)(sets, set - 1))->region);
 }
 
 static Int by_inclusive_descending(const void* pa, const void* pb)
@@ -230,20 +259,44 @@ static Int by_inclusive_descending(const void* pa, const void* pb)
    return VG_(strcmp)(a->name, b->name);
 }
 
+static void row_of(const Region* r, Bool since_dump, RegionRow* row)
+{
+   row->name = r->name;
+   row->calls = since_dump ? r->part_calls : r->calls;
+   row->inclusive = since_dump ? r->part_inclusive : r->inclusive;
+   row->self = since_dump ? r->part_self : r->self;
+}
+
 UInt cp_regions_rows(Bool since_dump, RegionRow** rows)
 {
    UInt n = regions ? VG_(sizeXA)(regions) : 0, i, used = 0;
    *rows = cp_heap_malloc("cp.regions.rows", (n + 1) * sizeof(RegionRow));
    for (i = 0; i < n; i++) {
-      const Region* r = VG_(indexXA)(regions, i);
       RegionRow* row = &(*rows)[used];
-      row->name = r->name;
-      row->calls = since_dump ? r->part_calls : r->calls;
-      row->inclusive = since_dump ? r->part_inclusive : r->inclusive;
-      row->self = since_dump ? r->part_self : r->self;
+      row_of(VG_(indexXA)(regions, i), since_dump, row);
       if (row->calls) used++;
    }
    VG_(ssort)(*rows, used, sizeof(RegionRow), by_inclusive_descending);
+   return used;
+}
+
+/* The first k rows of the whole run's table in top[], in its order,
+ * without sorting it all; returns the number of rows. */
+static UInt top_rows(RegionRow* top, UInt k)
+{
+   UInt n = VG_(sizeXA)(regions), i, used = 0, kept = 0, at;
+   for (i = 0; i < n; i++) {
+      RegionRow row;
+      row_of(VG_(indexXA)(regions, i), False, &row);
+      if (!row.calls) continue;
+      used++;
+      if (kept == k && by_inclusive_descending(&row, &top[k - 1]) >= 0)
+         continue;
+      at = kept < k ? kept++ : k - 1;
+      for (; at > 0 && by_inclusive_descending(&row, &top[at - 1]) < 0; at--)
+         top[at] = top[at - 1];
+      top[at] = row;
+   }
    return used;
 }
 
@@ -259,44 +312,89 @@ void cp_regions_zero_part(void)
 static void close_all_open(void)
 {
    UInt tid;
+   Word i;
    for (tid = 0; tid < VG_N_THREADS; tid++) {
       XArray* stack = open_stacks[tid];
       ULong now;
       if (!stack || VG_(sizeXA)(stack) == 0) continue;
       now = thread_count(tid);
-      while (VG_(sizeXA)(stack) > 0) {
-         OpenRegion* o = VG_(indexXA)(stack, VG_(sizeXA)(stack) - 1);
-         warn("still open at exit: closed there", 
-              ((Region*)VG_(indexXA)(regions, o->region))->name, NULL);
-         close_top(stack, now);
-      }
+      /* Named outermost first: the order they were opened in. */
+      for (i = 0; i < VG_(sizeXA)(stack); i++)
+         warn(OpenAtExit, ((OpenRegion*)VG_(indexXA)(stack, i))->region, 0);
+      while (VG_(sizeXA)(stack) > 0) close_top(tid, stack, now);
    }
 }
 
+/* One line per kind: a sentence naming the region for one instance; a
+ * count and the first regions for more. */
+static const HChar* const one_warning[N_WARNINGS] = {
+   "region '%.*s' ended but not open: end ignored",
+   "region '%.*s' ended while this region inside it was open, closed too: '%.*s'",
+   "region '%.*s' still open at exit: closed there",
+};
+static const HChar* const folded_warning[N_WARNINGS] = {
+   "regions ended but not open: ends ignored",
+   "regions inside a region that ended were closed with it",
+   "regions still open at exit: closed there",
+};
+
+static void print_warning(Warning w)
+{
+   const Folded* f = &folded[w];
+   /* Each region named takes at most two names of MAX_NAME and quotes. */
+   HChar first[FIRST_NAMED * (2 * MAX_NAME + 16)];
+   UInt i, at = 0;
+   if (f->count == 0) return;
+   if (f->count == 1) {
+      /* ClosedInside names the ended region first, then the one inside. */
+      VG_(snprintf)(first, sizeof first, one_warning[w], MAX_NAME,
+                    region_name(w == ClosedInside ? f->ended[0] : f->region[0]),
+                    MAX_NAME, region_name(f->region[0]));
+      VG_(umsg)("cycprof: warning: %s\n", first);
+      return;
+   }
+   for (i = 0; i < FIRST_NAMED && i < f->count; i++) {
+      at += VG_(snprintf)(first + at, sizeof first - at, "%s'%.*s'",
+                          i ? ", " : "", MAX_NAME, region_name(f->region[i]));
+      if (w == ClosedInside)
+         at += VG_(snprintf)(first + at, sizeof first - at, " in '%.*s'",
+                             MAX_NAME, region_name(f->ended[i]));
+   }
+   VG_(umsg)("cycprof: warning: %llu %s (first: %s%s)\n", f->count,
+             folded_warning[w], first, f->count > FIRST_NAMED ? ", ..." : "");
+}
+
+static void print_row(const RegionRow* row, ULong total)
+{
+   ULong tenths = total ? row->inclusive * 1000 / total : 0;
+   VG_(umsg)("%-24s %8llu %16s %16s %14s %5llu.%llu\n", row->name,
+             row->calls, cp_thousands(row->inclusive), cp_thousands(row->self),
+             cp_thousands(row->inclusive / row->calls), tenths / 10,
+             tenths % 10);
+}
+
+/* The costliest LOG_ROWS regions: the files keep them all. */
 static void print_table(ULong total)
 {
-   RegionRow* rows;
-   UInt n, i;
-   n = cp_regions_rows(False, &rows);
-   if (n > 0) {
-      VG_(umsg)("Regions (instructions; self leaves out nested regions):\n");
-      VG_(umsg)("%-24s %8s %16s %16s %14s %7s\n", "region", "calls",
-                "inclusive", "self", "per call", "%");
-   }
-   for (i = 0; i < n; i++) {
-      ULong tenths = total ? rows[i].inclusive * 1000 / total : 0;
-      VG_(umsg)("%-24s %8llu %16s %16s %14s %5llu.%llu\n", rows[i].name,
-                rows[i].calls, cp_thousands(rows[i].inclusive),
-                cp_thousands(rows[i].self),
-                cp_thousands(rows[i].inclusive / rows[i].calls),
-                tenths / 10, tenths % 10);
-   }
-   cp_heap_free(rows);
+   RegionRow top[LOG_ROWS];
+   UInt n = top_rows(top, LOG_ROWS), i;
+   if (n == 0) return;
+   VG_(umsg)("Regions (instructions; self leaves out nested regions):\n");
+   VG_(umsg)("%-24s %8s %16s %16s %14s %7s\n", "region", "calls",
+             "inclusive", "self", "per call", "%");
+   for (i = 0; i < n && i < LOG_ROWS; i++) print_row(&top[i], total);
+   if (n > LOG_ROWS)
+      VG_(umsg)("(%u more regions not shown: the costliest %u are; "
+                "'cycprof report --regions FILE' prints them all)\n",
+                n - LOG_ROWS, LOG_ROWS);
 }
 
 void cp_regions_close_all(void)
 {
-   if (regions) close_all_open();
+   Warning w;
+   if (!regions) return;
+   close_all_open();
+   for (w = 0; w < N_WARNINGS; w++) print_warning(w);
 }
 
 void cp_regions_print(ULong total)

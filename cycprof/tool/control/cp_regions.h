@@ -29,8 +29,10 @@ typedef struct {
 } RegionRow;
 UInt  cp_regions_rows(Bool since_dump, RegionRow** rows); /* sorted, cp_heap_free */
 void  cp_regions_zero_part(void);
-/* At exit: closes what is still open (with a warning); prints the table. */
+/* At exit: closes what is still open, then prints the warnings, one line
+ * for each kind of misuse with its count. */
 void  cp_regions_close_all(void);
+/* The table's costliest rows and a line counting the others. */
 void  cp_regions_print(ULong total);
 /* The rows since the last dump, as '# cycprof-region' comment lines. */
 struct OutFile;

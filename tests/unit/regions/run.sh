@@ -67,4 +67,19 @@ json json-regions-off 0 "inner:500:1000 |  | off" base.out large.out
 [ $rc = 2 ] && [ "$(wc -l <r.err)" = 1 ] && [ ! -s r.txt ] && grep -q '^cycprof report: --regions' r.err &&
     ok report-regions-json-refused ||
     bad report-regions-json-refused "exit $rc, stderr '$(head -c 200 r.err)', stdout $(wc -c <r.txt) bytes"
+
+# report --regions prints every row (the log at exit shows only the
+# costliest): 1,000 regions, region r-I costing I + 1, largest first.
+{
+    printf '# callgrind format\nversion: 1\ncreator: test\ncmd: ./prog\nevents: Ir\n'
+    printf 'summary: 1000000\ntotals: 1000000\n'
+    for i in $(seq 0 999); do printf '# cycprof-region\t1\t%d\t%d\tr-%d\n' $((i + 1)) $((i + 1)) "$i"; done
+    printf 'fl=prog.c\nfn=main\n1 1000000\n'
+} >many.out
+"$CYC" report --regions many.out >r.txt 2>r.err
+rows=$(grep -c '^r-' r.txt)
+first=$(grep -m1 '^r-' r.txt | cut -d' ' -f1)
+last=$(grep '^r-' r.txt | tail -n 1 | cut -d' ' -f1)
+[ "$rows" = 1000 ] && [ "$first" = r-999 ] && [ "$last" = r-0 ] && ok report-regions-all ||
+    bad report-regions-all "$rows rows (want 1000), first $first (want r-999), last $last (want r-0): $(head -c 200 r.err)"
 finish
