@@ -23,35 +23,36 @@ if [ -n "$CARGO_CYC" ]; then
     grep -q '%%' h.txt && bad help-cargo-percent "$(grep '%%' h.txt | head -n 1)" || ok help-cargo-percent
 fi
 
+# tty_writes_file CMD FILE WANT RAW [GREP...]: `cycprof CMD in.pb.gz` on a
+# terminal writes FILE (equal to WANT), shows none of its text (RAW, a
+# pattern of it), and prints one line naming it that matches every GREP.
+tty_writes_file() {
+    local cmd=$1 file=$2 want=$3 raw=$4 name="$1-tty-writes-file" dir="$1-tty" g
+    shift 4
+    if ! command -v script >/dev/null; then bad "$name" "no 'script' command (bsdutils) to make a terminal"; return; fi
+    mkdir "$dir" && (cd "$dir" && script -qec "'$CYC' $cmd ../in.pb.gz" /dev/null >out.txt 2>&1 </dev/null)
+    if [ ! -f "$dir/$file" ]; then bad "$name" "no $file; terminal got: $(head -c 200 "$dir/out.txt")"; return; fi
+    if ! cmp -s "$dir/$file" "$want"; then bad "$name" "$file differs from -o output"; return; fi
+    if grep -q "$raw" "$dir/out.txt"; then bad "$name" "raw $file on the terminal"; return; fi
+    [ "$(tr -d '\r' <"$dir/out.txt" | grep -c .)" = 1 ] || { bad "$name" "want one line, got: $(head -c 300 "$dir/out.txt")"; return; }
+    for g in "^cycprof $cmd: wrote $file" "$@"; do
+        grep -q "$g" "$dir/out.txt" || { bad "$name" "the line lacks '$g': $(head -c 300 "$dir/out.txt")"; return; }
+    done
+    ok "$name"
+}
+
 # flamegraph without -o: a terminal gets a file, a pipe gets the SVG.
 cp "$REPO/tests/unit/cli/data/inline.stacks" s.stacks
 "$CYC" pprof s.stacks -o in.pb.gz 2>e.txt || { bad setup "cycprof pprof failed: $(cat e.txt)"; finish; }
 "$CYC" flamegraph in.pb.gz -o want.svg 2>e.txt || { bad setup "flamegraph -o failed: $(cat e.txt)"; finish; }
-if command -v script >/dev/null; then
-    mkdir tty && (cd tty && script -qec "'$CYC' flamegraph ../in.pb.gz" /dev/null >out.txt 2>&1 </dev/null)
-    if [ ! -f tty/flamegraph.svg ]; then bad flamegraph-tty-writes-file "no flamegraph.svg; terminal got: $(head -c 200 tty/out.txt)"
-    elif ! cmp -s tty/flamegraph.svg want.svg; then bad flamegraph-tty-writes-file "flamegraph.svg differs from -o output"
-    elif grep -q '<svg' tty/out.txt; then bad flamegraph-tty-writes-file "raw SVG on the terminal"
-    elif [ "$(tr -d '\r' <tty/out.txt | grep -c .)" != 1 ] || ! grep -q '^cycprof flamegraph: wrote flamegraph.svg' tty/out.txt
-    then bad flamegraph-tty-writes-file "want one line naming the file, got: $(head -c 200 tty/out.txt)"
-    else ok flamegraph-tty-writes-file; fi
-else bad flamegraph-tty-writes-file "no 'script' command (bsdutils) to make a terminal"; fi
+tty_writes_file flamegraph flamegraph.svg want.svg "<svg"
 "$CYC" flamegraph in.pb.gz >pipe.svg 2>e.txt
 if cmp -s pipe.svg want.svg && [ ! -s e.txt ] && [ ! -e flamegraph.svg ]; then ok flamegraph-pipe-gets-svg
 else bad flamegraph-pipe-gets-svg "stdout is not the SVG or a file was written: $(cat e.txt)"; fi
 
 # firefox without -o: the same, firefox.json and a line saying how to open it.
 "$CYC" firefox in.pb.gz -o want.json 2>e.txt || { bad setup "firefox -o failed: $(cat e.txt)"; finish; }
-if command -v script >/dev/null; then
-    mkdir fftty && (cd fftty && script -qec "'$CYC' firefox ../in.pb.gz" /dev/null >out.txt 2>&1 </dev/null)
-    if [ ! -f fftty/firefox.json ]; then bad firefox-tty-writes-file "no firefox.json; terminal got: $(head -c 200 fftty/out.txt)"
-    elif ! cmp -s fftty/firefox.json want.json; then bad firefox-tty-writes-file "firefox.json differs from -o output"
-    elif grep -q '"meta"' fftty/out.txt; then bad firefox-tty-writes-file "raw JSON on the terminal"
-    elif [ "$(tr -d '\r' <fftty/out.txt | grep -c .)" != 1 ] || ! grep -q '^cycprof firefox: wrote firefox.json' fftty/out.txt ||
-        ! grep -q 'samply load firefox.json' fftty/out.txt || ! grep -q 'https://profiler.firefox.com' fftty/out.txt
-    then bad firefox-tty-writes-file "want one line naming the file and how to open it, got: $(head -c 300 fftty/out.txt)"
-    else ok firefox-tty-writes-file; fi
-else bad firefox-tty-writes-file "no 'script' command (bsdutils) to make a terminal"; fi
+tty_writes_file firefox firefox.json want.json '"meta"' 'samply load firefox.json' 'https://profiler.firefox.com'
 "$CYC" firefox in.pb.gz >pipe.json 2>e.txt
 if cmp -s pipe.json want.json && [ ! -s e.txt ] && [ ! -e firefox.json ]; then ok firefox-pipe-gets-json
 else bad firefox-pipe-gets-json "stdout is not the JSON or a file was written: $(cat e.txt)"; fi
