@@ -8,8 +8,10 @@
 #include "cost_rank.h"
 #include "diff_match.h"
 #include "diff_json.h"
+#include "pprof_reader.h"
 #include "region_diff.h"
 #include "report_common.h"
+#include "stack_diff.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +36,10 @@ static const char *const usage =
     "  --inclusive          compare inclusive costs (self + calls)\n"
     "  --by=KIND            function (default), file, line or object; files\n"
     "                       and lines are keyed by (object, file), a line\n"
-    "                       sums all functions whose code is on it\n"
+    "                       sums all functions whose code is on it; or\n"
+    "                       stack: the exact count of each whole call stack,\n"
+    "                       read from the pprof files (FILE.pb.gz next to a\n"
+    "                       cycprof.out), frames matched as functions are\n"
     "  --threshold=PCT      hide changes smaller than PCT% of the base total\n"
     "                       (default 0: every change is shown)\n"
     "  --fail-above=PCT     exit with status 3 if the total, any listed\n"
@@ -100,9 +105,11 @@ static int parse(int argc, char **argv, opts_t *o)
             }
             o->sort = v;
         } else if ((r = cu_opt_value(argc, argv, &i, "--by", NULL, &v))) {
-            if (r < 0 || rank_by_parse(v, &o->by) < 0) {
-                cu_err("diff", "--by must be function, file, line or object, "
-                       "got '%s'", r < 0 ? "" : v);
+            if (r > 0 && strcmp(v, "stack") == 0) {
+                o->by = BY_STACK;
+            } else if (r < 0 || rank_by_parse(v, &o->by) < 0) {
+                cu_err("diff", "--by must be function, file, line, object or "
+                       "stack, got '%s'", r < 0 ? "" : v);
                 return -1;
             }
         } else if ((r = cu_opt_pct(argc, argv, &i, "diff", "--threshold",
@@ -166,6 +173,11 @@ static int parse(int argc, char **argv, opts_t *o)
     }
     if (o->inclusive && o->by != BY_FUNCTION) {
         cu_err("diff", "--inclusive works with --by=function only");
+        return -1;
+    }
+    if (o->sort && o->by == BY_STACK) {
+        cu_err("diff", "--by=stack compares the stacks' one count (pprof's "
+               "default sample type); --sort does not apply");
         return -1;
     }
     return 0;
@@ -235,8 +247,12 @@ static void print_text(const opts_t *o, const diff_result_t *d)
            d->cmds[1] ? d->cmds[1] : "unknown command");
     print_recorded_differently(d->deterministic);
     printf("Event:            %s\n", d->event);
-    printf("Ranking:          %s cost by %s, by size of change\n",
-           o->inclusive ? "inclusive" : "self", rank_by_name(o->by));
+    if (o->by == BY_STACK)
+        printf("Ranking:          exact count of each stack, by size of "
+               "change\n");
+    else
+        printf("Ranking:          %s cost by %s, by size of change\n",
+               o->inclusive ? "inclusive" : "self", rank_by_name(o->by));
     print_matched_by(d->rules);
     rc_rule(stdout);
     printf("\nTotal %s: %s -> %s  %s (", cg_event_long_name(d->event),
@@ -261,7 +277,8 @@ static void print_text(const opts_t *o, const diff_result_t *d)
             wn = l;
     }
     static const char *const what[] = {"file:function", "file",
-                                       "file:line function", "object"};
+                                       "file:line function", "object",
+                                       "stack (root first)"};
     printf("%*s  %8s  %*s  %*s  %s\n", (int)wd, "delta", "change", (int)wb,
            "base", (int)wn, "new", what[o->by]);
     for (size_t k = 0; k < d->shown; k++) {
@@ -325,6 +342,110 @@ static void free_mods(opts_t *o)
     }
 }
 
+/* What the two ways of comparing (rows of rank tables, whole stacks) hold
+ * until the end. */
+typedef struct inputs {
+    cg_profile_t p[2];
+    rank_t r[2];
+    stack_diff_t sd;
+    rank_row_t *stack_rows;   /* per changed stack: NEW's row, BASE's row */
+    region_table_t regions[2];
+    change_t *ch;
+} inputs_t;
+
+/* Load both profiles and their rank tables; the changed rows into in->ch,
+ * d's counts and names. Returns 0, 1 (unreadable) or 2 (bad --sort). */
+static int function_changes(const opts_t *o, dm_rules_t *rules, inputs_t *in,
+                            diff_result_t *d)
+{
+    int ev[2];
+    cg_profile_t *p = in->p;
+    for (int k = 0; k < 2; k++) {
+        if (rc_load("diff", &p[k], (char **)&o->files[k], 1) < 0 ||
+            rc_check_by("diff", &p[k], o->by) < 0)
+            return 1;
+        ev[k] = o->sort ? cg_event_index(&p[k], o->sort) : 0;
+        if (ev[k] < 0) {
+            cu_err("diff", "%s: unknown event '%s' in --sort", o->files[k],
+                   o->sort);
+            return 2;
+        }
+        if (k == 1 && strcmp(p[0].events[ev[0]], p[1].events[ev[1]]) != 0) {
+            cu_err("diff", "%s: first event is '%s' but BASE's is '%s' (use "
+                   "--sort=EVENT)", o->files[1], p[1].events[ev[1]],
+                   p[0].events[ev[0]]);
+            return 1;
+        }
+        rank_build(&p[k], o->by, o->inclusive, &in->r[k]);
+        if (in->r[k].overflow) {
+            cu_err("diff", "%s: the costs of one row add up to more than "
+                   "2^64-1", o->files[k]);
+            return 1;
+        }
+        /* Named regions live in the callgrind file only. */
+        if (!p[k].npprof &&
+            region_table_load("diff", o->files[k], &in->regions[k]) < 0)
+            return 1;
+    }
+    d->nch = dm_changes(&in->r[0], &in->r[1], o->by, ev, rules, &in->ch);
+    d->event = p[0].events[ev[0]];
+    for (int k = 0; k < 2; k++) {
+        d->total[k] = p[k].totals[ev[k]];
+        d->cmds[k] = p[k].cmd;
+        d->deterministic[k] = p[k].deterministic;
+    }
+    return 0;
+}
+
+static int cmp_stack_change(const void *a, const void *b)
+{
+    const change_t *x = a, *y = b;
+    uint64_t mx = dm_magnitude(x->base, x->new);
+    uint64_t my = dm_magnitude(y->base, y->new);
+    if (mx != my)
+        return mx > my ? -1 : 1;
+    return strcmp(x->row->label, y->row->label);
+}
+
+/* The same for --by=stack: each stack whose count changed is a row named
+ * by its frames ("a;b;c", NEW's names; BASE's when they differ). */
+static int stack_changes(const opts_t *o, dm_rules_t *rules, inputs_t *in,
+                         diff_result_t *d)
+{
+    stack_diff_t *sd = &in->sd;
+    if (sd_load(sd, "diff", o->files, rules) < 0)
+        return 1;
+    for (int k = 0; k < 2; k++)
+        if (!pprof_is_pprof_file(o->files[k]) &&
+            region_table_load("diff", o->files[k], &in->regions[k]) < 0)
+            return 1;
+    in->ch = cu_calloc(sd->n + 1, sizeof *in->ch);
+    in->stack_rows = cu_calloc(2 * sd->n + 1, sizeof *in->stack_rows);
+    for (size_t i = 0; i < sd->n; i++) {
+        const sd_stack_t *s = &sd->stacks[i];
+        if (s->base == s->new)
+            continue;
+        change_t *c = &in->ch[d->nch];
+        rank_row_t *rows = &in->stack_rows[2 * d->nch++];
+        rows[0] = (rank_row_t){.label = s->label, .object = ""};
+        rows[1] = (rank_row_t){.label = s->base_label, .object = ""};
+        c->new_row = s->new ? &rows[0] : NULL;
+        c->base_row = s->base ? &rows[1] : NULL;
+        c->row = &rows[0];
+        c->base = s->base;
+        c->new = s->new;
+        c->renamed = c->base_row && strcmp(s->label, s->base_label) != 0;
+    }
+    qsort(in->ch, d->nch, sizeof *in->ch, cmp_stack_change);
+    d->event = sd->unit;
+    for (int k = 0; k < 2; k++) {
+        d->total[k] = sd->total[k];
+        d->cmds[k] = sd->cmds[k];
+        d->deterministic[k] = sd->deterministic[k];
+    }
+    return 0;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     opts_t o;
@@ -335,67 +456,31 @@ int cmd_diff(int argc, char **argv)
         return rc < 0 ? 2 : 0;
     }
 
-    cg_profile_t p[2];
-    rank_t r[2];
-    change_t *ch = NULL;
+    inputs_t in;
     unsigned char *tripped = NULL;
-    region_table_t regions[2];
     region_change_t *rch = NULL;
-    int ev[2];
     dm_rules_t rules;
+    diff_result_t d;
     memset(&rules, 0, sizeof rules);
+    memset(&in, 0, sizeof in);
+    memset(&d, 0, sizeof d);
     rules.mod_file = o.mod[0];
     rules.nmod_file = o.nmod[0];
     rules.mod_func = o.mod[1];
     rules.nmod_func = o.nmod[1];
     rules.no_root = o.no_root;
-    cg_init(&p[0]);
-    cg_init(&p[1]);
-    memset(r, 0, sizeof r);
-    memset(regions, 0, sizeof regions);
+    cg_init(&in.p[0]);
+    cg_init(&in.p[1]);
+    rc = o.by == BY_STACK ? stack_changes(&o, &rules, &in, &d)
+                          : function_changes(&o, &rules, &in, &d);
+    if (rc)
+        goto out;
     rc = 1;
-    for (int k = 0; k < 2; k++) {
-        if (rc_load("diff", &p[k], &o.files[k], 1) < 0 ||
-            rc_check_by("diff", &p[k], o.by) < 0)
-            goto out;
-        ev[k] = o.sort ? cg_event_index(&p[k], o.sort) : 0;
-        if (ev[k] < 0) {
-            cu_err("diff", "%s: unknown event '%s' in --sort", o.files[k],
-                   o.sort);
-            rc = 2;
-            goto out;
-        }
-        if (k == 1 && strcmp(p[0].events[ev[0]], p[1].events[ev[1]]) != 0) {
-            cu_err("diff", "%s: first event is '%s' but BASE's is '%s' (use "
-                   "--sort=EVENT)", o.files[1], p[1].events[ev[1]],
-                   p[0].events[ev[0]]);
-            goto out;
-        }
-        rank_build(&p[k], o.by, o.inclusive, &r[k]);
-        if (r[k].overflow) {
-            cu_err("diff", "%s: the costs of one row add up to more than "
-                   "2^64-1", o.files[k]);
-            goto out;
-        }
-        /* Named regions live in the callgrind file only. */
-        if (!p[k].npprof &&
-            region_table_load("diff", o.files[k], &regions[k]) < 0)
-            goto out;
-    }
-
-    diff_result_t d;
-    memset(&d, 0, sizeof d);
-    d.nch = dm_changes(&r[0], &r[1], o.by, ev, &rules, &ch);
+    change_t *ch = in.ch;
     d.rules = &rules;
     d.ch = ch;
-    d.event = p[0].events[ev[0]];
-    d.total[0] = p[0].totals[ev[0]];
-    d.total[1] = p[1].totals[ev[1]];
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2; k++)
         d.files[k] = o.files[k];
-        d.cmds[k] = p[k].cmd;
-        d.deterministic[k] = p[k].deterministic;
-    }
     d.by = o.by;
     d.inclusive = o.inclusive;
 
@@ -439,7 +524,7 @@ int cmd_diff(int argc, char **argv)
     }
     {
         size_t nt;
-        d.nrch = region_changes(&regions[0], &regions[1], o.have_fail,
+        d.nrch = region_changes(&in.regions[0], &in.regions[1], o.have_fail,
                                 o.fail_above, o.min_change, &rch, &nt);
         d.rch = rch;
         d.ntripped += nt;
@@ -449,7 +534,8 @@ int cmd_diff(int argc, char **argv)
         dj_write(stdout, &d);
     } else {
         print_text(&o, &d);
-        region_changes_print(stdout, &regions[0], &regions[1], rch, d.nrch);
+        region_changes_print(stdout, &in.regions[0], &in.regions[1], rch,
+                             d.nrch);
     }
     if (fflush(stdout) != 0) {
         cu_err("diff", "error writing the output");
@@ -463,11 +549,13 @@ int cmd_diff(int argc, char **argv)
 out:
     free(rch);
     free(tripped);
-    free(ch);
+    free(in.ch);
+    free(in.stack_rows);
+    sd_free(&in.sd);
     for (int k = 0; k < 2; k++) {
-        rank_free(&r[k]);
-        cg_free(&p[k]);
-        region_table_free(&regions[k]);
+        rank_free(&in.r[k]);
+        cg_free(&in.p[k]);
+        region_table_free(&in.regions[k]);
     }
     sr_free(rules.roots, rules.nroots);
     free_mods(&o);

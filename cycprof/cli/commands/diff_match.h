@@ -48,6 +48,13 @@ typedef struct dm_rules {
 size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
                   const int ev[2], dm_rules_t *rules, change_t **out);
 
+/* The matching alone: the key of every row of each side (kb[i] for
+ * base->rows[i], kn[j] for new->rows[j]; rows of equal keys match), under
+ * RULES as dm_changes applies them (and records the source roots). The
+ * arrays and strings are malloc'ed. `diff --by=stack` keys each frame so. */
+void dm_keys(const rank_t *base, const rank_t *new, rank_by_t by,
+             dm_rules_t *ru, char ***kb, char ***kn);
+
 int64_t dm_delta(uint64_t base, uint64_t new);
 uint64_t dm_magnitude(uint64_t base, uint64_t new);
 

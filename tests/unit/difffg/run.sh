@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Exact per-stack deltas (`cycprof diff --by=stack`, docs/cli/diff.md) and
+# the differential flame graph (`cycprof flamegraph BASE NEW`,
+# docs/cli/flamegraph.md), against differences known by construction:
+# - prog.c built twice, in two folders, NEW with one more call of extra()
+#   from b(); the oracle is cachegrind's self cost per function of each
+#   build (deltas.py expect-cg), run in the same fixed environment;
+# - two RISC Zero guest profiles (tests/unit/pprofin/mkrisc0.py) whose
+#   text descriptions differ in a few stacks: the descriptions are the
+#   oracle.
+# The SVG is opened in headless Chromium (Debian chromium-headless-shell;
+# skipped without it): a small script (readback.js) hovers every box and
+# reads the numbers the page shows.
+#
+#   CYCPROF_BUILD=/abs/build/dir tests/unit/difffg/run.sh
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
+. "$HERE/../suite.sh"
+suite_init difffg
+need_vglib
+D=$HERE/deltas.py
+
+# ------------------------------------------------------------ the builds
+# The same source in two checkouts; the binaries differ by the extra call
+# (and by where the linker put everything after it).
+mkdir -p a/proj/src b/ci/proj/src run home
+cp "$HERE/prog.c" a/proj/src/ && cp "$HERE/prog.c" b/ci/proj/src/
+(cd a/proj && gcc -O1 -g -I"$REPO/cycprof/include" -o prog src/prog.c) &&
+    (cd b/ci/proj && gcc -O1 -g -I"$REPO/cycprof/include" -DNEW -o prog src/prog.c) ||
+    { bad setup "cannot compile prog.c"; finish; }
+# One fixed environment and cwd for every run (the suites' rule).
+vg() { # TOOL-OPTIONS... PROGRAM
+    (cd run && env -i PATH=/usr/bin:/bin HOME="$T/home" LANG=C VALGRIND_LIB="$VGLIB" \
+        valgrind "$@" >/dev/null 2>&1 </dev/null)
+}
+for s in a:base b/ci:new; do
+    dir=${s%%:*} side=${s#*:}
+    vg --tool=cycprof --deterministic=yes --cycprof-helper="$CYC" \
+        --cycprof-out-file="$T/$side.out" --log-file="$T/$side.log" "$T/$dir/proj/prog"
+    vg --tool=cachegrind --vex-guest-chase=no --cache-sim=no --show-below-main=yes \
+        --cachegrind-out-file="$T/$side.cg" --log-file="$T/$side.cg.log" "$T/$dir/proj/prog"
+    [ -s "$side.out.pb.gz" ] && [ -s "$side.cg" ] ||
+        { bad setup "the $side run: $(tail -n 2 "$side.log" "$side.cg.log" | tr '\n' ' ')"; finish; }
+done
+python3 "$D" expect-cg base.cg new.cg >expect.json 2>err.txt ||
+    { bad setup "$(cat err.txt)"; finish; }
+
+# ------------------------------------------------------ diff --by=stack
+# Every stack's delta: 0, but main;b and main;b;extra (cachegrind's self
+# deltas of b and extra). The unnamed code the linker moved must match
+# too (by its rank in the binary, as the function diff matches it).
+for in in "callgrind:base.out new.out" "pprof:base.out.pb.gz new.out.pb.gz"; do
+    kind=${in%%:*} files=${in#*:}
+    name=diff-stack-json-$kind
+    # shellcheck disable=SC2086
+    "$CYC" diff --by=stack --format=json -n 0 $files >d.json 2>d.err ||
+        { bad "$name" "exit $?: $(cat d.err)"; continue; }
+    if ! python3 "$REPO/tests/unit/json/check_schema.py" diff d.json >v.txt; then
+        bad "$name" "schema: $(head -n 3 v.txt | tr '\n' ' ')"
+    elif python3 "$D" json expect.json d.json >c.txt; then ok "$name ($(cat c.txt), as cachegrind says)"
+    else bad "$name" "$(cat c.txt)"; fi
+done
+name=diff-stack-text
+if ! "$CYC" diff --by=stack -n 0 base.out new.out >d.txt 2>d.err; then bad "$name" "exit $?: $(cat d.err)"
+elif python3 "$D" text expect.json d.txt >c.txt; then ok "$name ($(cat c.txt))"
+else bad "$name" "$(cat c.txt)"; fi
+
+# The function diff of the pprof files agrees: only b and extra changed
+# (cachegrind), the unnamed code outside the binary's mapping included.
+"$CYC" diff --format=json -n 0 base.out.pb.gz new.out.pb.gz >f.json 2>f.err
+got=$(python3 -c 'import json,sys; print(" ".join(sorted(r["function"] for r in json.load(open(sys.argv[1]))["rows"])))' f.json 2>/dev/null)
+if [ "$got" = "b extra" ]; then ok "diff-function-pprof (changed: $got)"
+else bad diff-function-pprof "changed functions '$got', want 'b extra' (cachegrind)"; fi
+
+# Named regions come from the callgrind files: "calls b" grows by b's and
+# extra's deltas, no other region changes.
+want=$(python3 -c 'import json,sys; print(sum(json.load(open(sys.argv[1]))["stacks"].values()))' expect.json)
+"$CYC" diff --by=stack --format=json base.out new.out >d.json 2>d.err
+got=$(python3 -c 'import json,sys; print(" ".join("%s:%d" % (r["region"], r["delta"]) for r in json.load(open(sys.argv[1]))["regions"]))' d.json 2>/dev/null)
+if [ "$got" = "calls b:$want" ]; then ok "diff-stack-regions (calls b $want)"
+else bad diff-stack-regions "regions '$got', want 'calls b:$want'"; fi
+
+# The gate works on stacks too: main;b;extra is new and over
+# --min-change, main;b's one instruction is under it.
+"$CYC" diff --by=stack --format=json --fail-above=1 base.out new.out >d.json 2>d.err; rc=$?
+got=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gate"]; print(g["verdict"], [r["frames"][-2:] for r in g["tripped"]])' d.json 2>/dev/null)
+if [ $rc = 3 ] && [ "$got" = "fail [['b', 'extra']]" ]; then ok diff-stack-gate
+else bad diff-stack-gate "exit $rc: $got $(cat d.err)"; fi
+"$CYC" diff --by=stack --fail-above=1 base.out base.out.pb.gz >d.txt 2>d.err; rc=$?
+if [ $rc = 0 ] && grep -q "^No stack differs.$" d.txt; then ok diff-stack-same
+else bad diff-stack-same "exit $rc: $(cat d.err) $(tail -n 2 d.txt)"; fi
+
+# ------------------------------------------------ RISC Zero guest profiles
+# NEW: fibonacci_1 runs 100,000 cycles more, a memcpy stack appears under
+# it, the [PageOut] stack is gone.
+MK=$REPO/tests/unit/pprofin/mkrisc0.py
+G=$REPO/tests/unit/pprofin/guest.txt
+sed -e 's/^1800000 /1900000 /' -e '/\[PageOut\]/d' "$G" >guest-new.txt &&
+    echo '700 memcpy;fibonacci_1;main;__start' >>guest-new.txt &&
+    python3 "$MK" guest-base.pb guest <"$G" && python3 "$MK" guest-new.pb guest <guest-new.txt &&
+    python3 "$D" expect-risc0 "$G" guest-new.txt >expect-risc0.json ||
+    { bad setup "mkrisc0.py failed"; finish; }
+if ! "$CYC" diff --by=stack --format=json -n 0 guest-base.pb guest-new.pb >d.json 2>d.err; then
+    bad diff-stack-risc0 "exit $?: $(cat d.err)"
+elif python3 "$D" json expect-risc0.json d.json >c.txt; then ok "diff-stack-risc0 ($(cat c.txt))"
+else bad diff-stack-risc0 "$(cat c.txt)"; fi
+
+# ------------------------------------------------------------ bad input
+printf 'events: Ir\nfn=main\n1 5\n' >plain.out
+expect_err diff-stack-needs-pprof "^cycprof diff: plain.out: exact stacks need the pprof file plain.out.pb.gz" \
+    diff --by=stack plain.out new.out
+expect_err diff-stack-no-sort "^cycprof diff: --by=stack .*--sort" diff --by=stack --sort=Ir base.out new.out
+expect_err diff-stack-other-unit "^cycprof diff: guest-new.pb: the stacks count cycles but BASE's count instructions" \
+    diff --by=stack base.out guest-new.pb
+
+finish
