@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "commands.h"
 #include "cmdutil.h"
+#include "flamegraph_diff.h"
 #include "flamegraph_svg.h"
 #include "stack_cmd.h"
 #include "stack_input.h"
@@ -16,12 +17,19 @@
 
 static const char *const usage =
     "usage: cycprof flamegraph [options] [FILE] -o OUT.svg\n"
+    "       cycprof flamegraph [options] BASE NEW -o OUT.svg\n"
     "\n"
     "Draw the exact call stacks as a self-contained interactive SVG flame\n"
     "graph: hover a frame for its count and share, click to zoom, Search\n"
     "(or Ctrl-F) to highlight functions by regular expression. FILE is a\n"
     "pprof file (.pb.gz) or a cycprof.out.<pid> whose FILE.pb.gz is next\n"
     "to it (default: the newest cycprof.out.* in the current directory).\n"
+    "\n"
+    "With two files, a differential flame graph: NEW's stacks, each frame\n"
+    "coloured by how its count changed against BASE (red grew, blue\n"
+    "shrank), hover for both counts and the change, and a control that\n"
+    "shows BASE's shape instead (what only BASE ran). Frames are matched\n"
+    "as `cycprof diff --by=stack` matches them.\n"
     "\n"
     "options:\n"
     "  -o, --output=OUT     write the SVG to OUT (default: standard output;\n"
@@ -43,6 +51,47 @@ static int write_svg(FILE *f, const void *ctx)
     return fg_write_svg(f, j->sp, j->o);
 }
 
+typedef struct diff_job {
+    const stack_diff_t *d;
+    const fg_opts_t *o;
+} diff_job_t;
+
+static int write_diff_svg(FILE *f, const void *ctx)
+{
+    const diff_job_t *j = ctx;
+    return fg_write_diff_svg(f, j->d, j->o);
+}
+
+static void say_tty_default(const stack_cmd_t *c)
+{
+    fprintf(stderr, "cycprof flamegraph: wrote %s (standard output is a "
+            "terminal; -o OUT.svg picks the name)\n", c->out);
+}
+
+/* BASE (c->file) against NEW: the differential flame graph. */
+static int draw_diff(const stack_cmd_t *c, fg_opts_t *o, const char *newfile,
+                     int to_tty_default)
+{
+    stack_diff_t d;
+    dm_rules_t rules;
+    memset(&rules, 0, sizeof rules);
+    char *files[2] = {(char *)c->file, (char *)newfile};
+    int rc = 1;
+    if (sd_load(&d, "flamegraph", files, &rules) == 0) {
+        o->unit = d.unit;
+        o->subtitle = d.cmds[1];
+        if (!o->title)
+            o->title = "Differential Flame Graph";
+        diff_job_t job = {&d, o};
+        rc = sc_write(c, write_diff_svg, &job) < 0;
+        if (!rc && to_tty_default)
+            say_tty_default(c);
+    }
+    sd_free(&d);
+    sr_free(rules.roots, rules.nroots);
+    return rc;
+}
+
 int cmd_flamegraph(int argc, char **argv)
 {
     stack_cmd_t c = {"flamegraph", usage, NULL, NULL};
@@ -50,8 +99,16 @@ int cmd_flamegraph(int argc, char **argv)
     fg_opts_t o = {NULL, NULL, NULL, 1200, 0.1};
     uint64_t width;
     int r;
+    const char *newfile = NULL;
     for (int i = 1; i < argc; i++) {
-        if ((r = cu_opt_value(argc, argv, &i, "--title", NULL, &v))) {
+        if (c.file && argv[i][0] != '-') {
+            if (newfile) {
+                cu_err("flamegraph", "too many files: give FILE, or BASE "
+                       "and NEW");
+                return 2;
+            }
+            newfile = argv[i];  /* the second FILE: NEW */
+        } else if ((r = cu_opt_value(argc, argv, &i, "--title", NULL, &v))) {
             if (r < 0) {
                 cu_err("flamegraph", "--title needs a text");
                 return 2;
@@ -79,6 +136,8 @@ int cmd_flamegraph(int argc, char **argv)
     int to_tty_default = !c.out && isatty(STDOUT_FILENO);
     if (to_tty_default)
         c.out = TTY_DEFAULT_OUT;
+    if (newfile)
+        return draw_diff(&c, &o, newfile, to_tty_default);
 
     stack_profile_t sp;
     sp_init(&sp);
@@ -95,8 +154,7 @@ int cmd_flamegraph(int argc, char **argv)
         svg_job_t job = {&sp, &o};
         rc = sc_write(&c, write_svg, &job) < 0;
         if (!rc && to_tty_default)
-            fprintf(stderr, "cycprof flamegraph: wrote %s (standard output is a "
-                    "terminal; -o OUT.svg picks the name)\n", c.out);
+            say_tty_default(&c);
     }
     sp_free(&sp);
     return rc;

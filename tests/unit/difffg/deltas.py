@@ -16,16 +16,21 @@ What cycprof says, checked against an expectation (exit 1 and one line
 per problem when they differ):
   deltas.py json EXPECT DIFF.json         `cycprof diff --by=stack --format=json`
   deltas.py text EXPECT DIFF.txt          the same as text
-  deltas.py page EXPECT PAGE.json         a differential flame graph's
-      boxes as its page showed them (readback.js): per box its frames from
-      the root, base and new; each box's change must be the sum of the
-      expected deltas of the stacks through it
+  deltas.py page EXPECT DOM.html          a differential flame graph's
+      boxes as its page showed them (readback.js, in the DOM Chromium
+      dumped): each box's change must be the sum of the expected deltas of
+      the stacks through it, and every changed stack must have a box
+  deltas.py search DOM.html               what the page's search said
+  deltas.py root DOM.html                 what the root box of a plain
+      flame graph showed
 """
 import collections
+import html
 import json
 import os
 import re
 import sys
+import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "lib"))
 import cyc  # noqa: E402
@@ -39,7 +44,7 @@ def expect_cg(base, new):
         sys.exit("setup: cachegrind's self costs differ in %s, not just b and extra" % changed)
     return {"anchor": "main",
             "stacks": {"main;b": fn["b"] - fb["b"], "main;b;extra": fn["extra"] - fb["extra"]},
-            "total": tn - tb}
+            "total": tn - tb, "new_total": tn}
 
 
 def risc0_stacks(path):
@@ -109,11 +114,48 @@ def from_text(path):
     return rows, total
 
 
+SHOWN = re.compile(r"^(.*): ([\d,]+) -> ([\d,]+) \S+ \(([+-]?[\d,]+), [^)]*\)$")
+
+
+def page_boxes(path):
+    """The boxes readback.js read from the page in the DOM Chromium dumped:
+    per box its view, its frames from the root (by the boxes' spans, one
+    depth below the other) and the numbers its details line showed."""
+    dom = open(path, errors="replace").read()
+    m = re.search(r'data-readback="([^"]*)"', dom)
+    if not m:
+        sys.exit("%s: no data-readback: the page's script did not run" % path)
+    rb = json.loads(urllib.parse.unquote(html.unescape(m.group(1))))
+    boxes = []
+    for v in rb["views"]:
+        by_depth = collections.defaultdict(list)
+        if v["side"] == "plain":
+            return v["boxes"], rb["search"]
+        for b in v["boxes"]:
+            m = SHOWN.match(b["shown"])
+            if not m:
+                sys.exit("%s: a box shows %r" % (path, b["shown"]))
+            b.update(name=m.group(1), base=signed(m.group(2)), new=signed(m.group(3)),
+                     delta=signed(m.group(4)), view=v["side"])
+            by_depth[b["d"]].append(b)
+        for d in sorted(by_depth):
+            for b in by_depth[d]:
+                if d == 0:
+                    b["frames"] = []
+                    continue
+                up = [p for p in by_depth[d - 1] if p["s"] <= b["s"] and b["s"] + b["n"] <= p["s"] + p["n"]]
+                if len(up) != 1:
+                    sys.exit("%s: box %s at depth %d has %d parents" % (path, b["name"], d, len(up)))
+                b["frames"] = up[0]["frames"] + [b["name"]]
+            boxes += by_depth[d]
+    return boxes, rb["search"]
+
+
 def check_page(exp, path):
-    """Each box's change is the sum of the expected deltas of its stacks."""
-    page = json.load(open(path))
+    """Each box's change is the sum of the expected deltas of its stacks,
+    and every changed stack has a box (a gone one in BASE's shape)."""
+    boxes, _ = page_boxes(path)
     errs = []
-    boxes = page["boxes"]
     anchor = exp["anchor"]
     # Boxes above the anchor: those on the way to an anchored box.
     above = set()
@@ -138,16 +180,25 @@ def check_page(exp, path):
                        if k.split(";")[:len(fr)] == fr)
         else:
             want = 0
-        got = b["new"] - b["base"]
-        if got != want or b.get("delta", got) != got:
-            errs.append("box %s (%s view): base %d new %d delta %s, want delta %d"
+        if b["delta"] != want or b["new"] - b["base"] != b["delta"]:
+            errs.append("box %s (%s's shape): %d -> %d, delta %d, want delta %d"
                         % (";".join(fr) or "all", b["view"], b["base"], b["new"],
-                           b.get("delta"), want))
+                           b["delta"], want))
+    have = set(key(b["frames"], anchor) for b in boxes)
+    for k in exp["stacks"]:
+        if k not in have:
+            errs.append("no box for the changed stack %s" % k)
     return errs
 
 
 def main():
     mode = sys.argv[1]
+    if mode == "search":
+        print(json.dumps(page_boxes(sys.argv[2])[1]))
+        return 0
+    if mode == "root":
+        print([b["shown"] for b in page_boxes(sys.argv[2])[0] if b["d"] == 0][0])
+        return 0
     if mode in ("expect-cg", "expect-risc0"):
         f = expect_cg if mode == "expect-cg" else expect_risc0
         json.dump(f(sys.argv[2], sys.argv[3]), sys.stdout, sort_keys=True)
@@ -162,6 +213,10 @@ def main():
 def check(mode, exp, path):
     if mode == "page":
         errs = check_page(exp, path)
+        if not errs:
+            n = sum(1 for b in page_boxes(path)[0] if b["delta"])
+            print("%d boxes changed, as expected" % n)
+            return 0
     else:
         rows, total = (from_json if mode == "json" else from_text)(path)
         errs = check_stacks(exp, rows, total)

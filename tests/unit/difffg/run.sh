@@ -62,7 +62,8 @@ for in in "callgrind:base.out new.out" "pprof:base.out.pb.gz new.out.pb.gz"; do
     else bad "$name" "$(cat c.txt)"; fi
 done
 name=diff-stack-text
-if ! "$CYC" diff --by=stack -n 0 base.out new.out >d.txt 2>d.err; then bad "$name" "exit $?: $(cat d.err)"
+"$CYC" diff --by=stack -n 0 base.out new.out >d.txt 2>d.err; rc=$?
+if [ $rc != 0 ]; then bad "$name" "exit $rc: $(cat d.err)"
 elif python3 "$D" text expect.json d.txt >c.txt; then ok "$name ($(cat c.txt))"
 else bad "$name" "$(cat c.txt)"; fi
 
@@ -101,10 +102,59 @@ sed -e 's/^1800000 /1900000 /' -e '/\[PageOut\]/d' "$G" >guest-new.txt &&
     python3 "$MK" guest-base.pb guest <"$G" && python3 "$MK" guest-new.pb guest <guest-new.txt &&
     python3 "$D" expect-risc0 "$G" guest-new.txt >expect-risc0.json ||
     { bad setup "mkrisc0.py failed"; finish; }
-if ! "$CYC" diff --by=stack --format=json -n 0 guest-base.pb guest-new.pb >d.json 2>d.err; then
-    bad diff-stack-risc0 "exit $?: $(cat d.err)"
+"$CYC" diff --by=stack --format=json -n 0 guest-base.pb guest-new.pb >d.json 2>d.err; rc=$?
+if [ $rc != 0 ]; then
+    bad diff-stack-risc0 "exit $rc: $(cat d.err)"
 elif python3 "$D" json expect-risc0.json d.json >c.txt; then ok "diff-stack-risc0 ($(cat c.txt))"
 else bad diff-stack-risc0 "$(cat c.txt)"; fi
+
+# ------------------------------------------ the differential flame graph
+# In headless Chromium: readback.js, appended after the page's own script,
+# shows both views with the page's toggle, hovers every box and keeps the
+# details line; deltas.py checks each box's change against the expected
+# deltas of the stacks through it, and that every changed stack has a box
+# (one only BASE ran, in BASE's shape).
+CHROME=$(command -v chromium-headless-shell || true)
+page() { # SVG SEARCH-TERM: SVG.dom.html, the DOM after readback.js ran
+    python3 - "$1" "$2" "$HERE/readback.js" <<'PY' || return 1
+import sys
+svg, term, js = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
+s = open(svg).read()
+s = s.replace('<svg ', '<svg data-search="%s" ' % term, 1)
+s = s.replace('</svg>', '<script type="text/ecmascript"><![CDATA[\n%s]]></script>\n</svg>' % js)
+open(svg + ".rb.svg", "w").write(s)
+PY
+    timeout 120 "$CHROME" --no-sandbox --user-data-dir="$T/chrome" --dump-dom \
+        "file://$T/$1.rb.svg" >"$1.dom.html" 2>chrome.err
+}
+if [ -z "$CHROME" ]; then
+    skip "flamegraph-diff-*" "Debian's chromium-headless-shell is not installed: scripts/install-deps installs it, or: apt-get install chromium-headless-shell"
+else
+    for c in "c:base.out new.out:expect.json" "risc0:guest-base.pb guest-new.pb:expect-risc0.json"; do
+        kind=${c%%:*} rest=${c#*:}
+        files=${rest%%:*} exp=${rest#*:}
+        name=flamegraph-diff-$kind
+        # shellcheck disable=SC2086
+        "$CYC" flamegraph --minwidth=0 $files -o "$kind.svg" 2>f.err; rc=$?
+        if [ $rc != 0 ]; then bad "$name" "exit $rc: $(cat f.err)"
+        elif ! page "$kind.svg" '^extra$'; then bad "$name" "chromium: $(tail -n 2 chrome.err | tr '\n' ' ')"
+        elif python3 "$D" page "$exp" "$kind.svg.dom.html" >c.txt; then ok "$name ($(cat c.txt))"
+        else bad "$name" "$(cat c.txt)"; fi
+    done
+    # The search box: extra's boxes turn magenta and the page counts NEW's
+    # count of extra, which is its delta (BASE has none).
+    want=$(python3 -c 'import json,sys; print("{:,}".format(json.load(open(sys.argv[1]))["stacks"]["main;b;extra"]))' expect.json)
+    got=$(python3 "$D" search c.svg.dom.html 2>&1 | tail -n 1)
+    if echo "$got" | grep -q "(${want} instructions)\", \"boxes\": 1}"; then ok "flamegraph-diff-search ($got)"
+    else bad flamegraph-diff-search "page says $got, want ($want instructions) on 1 box"; fi
+    # The plain flame graph still works with the shared script: its root
+    # shows NEW's total (cachegrind's).
+    want=$(python3 -c 'import json,sys; print("{:,}".format(json.load(open(sys.argv[1]))["new_total"]))' expect.json)
+    "$CYC" flamegraph new.out -o plain.svg 2>f.err && page plain.svg '' &&
+        got=$(python3 "$D" root plain.svg.dom.html 2>&1 | tail -n 1)
+    if [ "${got:-}" = "all ($want instructions, 100.00%)" ]; then ok "flamegraph-plain ($got)"
+    else bad flamegraph-plain "root shows '${got:-}', want 'all ($want instructions, 100.00%)' $(cat f.err)"; fi
+fi
 
 # ------------------------------------------------------------ bad input
 printf 'events: Ir\nfn=main\n1 5\n' >plain.out
@@ -113,5 +163,10 @@ expect_err diff-stack-needs-pprof "^cycprof diff: plain.out: exact stacks need t
 expect_err diff-stack-no-sort "^cycprof diff: --by=stack .*--sort" diff --by=stack --sort=Ir base.out new.out
 expect_err diff-stack-other-unit "^cycprof diff: guest-new.pb: the stacks count cycles but BASE's count instructions" \
     diff --by=stack base.out guest-new.pb
+expect_err flamegraph-diff-three-files "^cycprof flamegraph: too many files" \
+    flamegraph base.out new.out base.out -o x.svg
+expect_err flamegraph-diff-needs-pprof "^cycprof flamegraph: plain.out: exact stacks need the pprof file" \
+    flamegraph base.out plain.out -o x.svg
+[ ! -e x.svg ] && ok flamegraph-diff-bad-no-file || bad flamegraph-diff-bad-no-file "x.svg written"
 
 finish
