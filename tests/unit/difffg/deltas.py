@@ -12,6 +12,9 @@ root first; every stack not named must not change):
       delta and main;b;extra by extra's, and nothing else changes
   deltas.py expect-risc0 BASE.txt NEW.txt  two mkrisc0.py descriptions:
       each sample line is one stack (leaf first) and its count
+  deltas.py expect-pprof BASE NEW         two pprof files as `go tool
+      pprof -raw` reads them (for Go's CPU profiles, whose two runs differ
+      by sampling): each side's stacks and their default values
 What cycprof says, checked against an expectation (exit 1 and one line
 per problem when they differ):
   deltas.py json EXPECT DIFF.json         `cycprof diff --by=stack --format=json`
@@ -58,6 +61,39 @@ def risc0_stacks(path):
 
 def expect_risc0(base, new):
     b, n = risc0_stacks(base), risc0_stacks(new)
+    d = {k: n[k] - b[k] for k in set(b) | set(n) if n[k] != b[k]}
+    return {"anchor": None, "stacks": d, "total": sum(n.values()) - sum(b.values())}
+
+
+def pprof_stacks(pb):
+    """Per stack (root first, inlined frames expanded) the sum of the
+    value pprof shows by default, as `go tool pprof -raw` prints them."""
+    out, _ = cyc.pprof(["-raw"], pb)
+    lines = out.splitlines()
+    locs = cyc.pprof_raw_locations(lines)
+    st, types, section = collections.Counter(), None, None
+    for line in lines:
+        if line.startswith("Samples:"):
+            section = "samples"
+        elif line.startswith("Locations"):
+            break
+        elif section and types is None:
+            types = line.split()
+        elif section:
+            m = re.match(r"^\s*((?:-?\d+\s*)+):\s((?:\d+\s*)*)$", line)
+            if not m:
+                continue
+            vals = [int(x) for x in m.group(1).split()]
+            dflt = [i for i, t in enumerate(types) if t.endswith("[dflt]")]
+            frames = []
+            for loc in m.group(2).split():
+                frames += [f[0] for f in locs.get(int(loc), [])] or ["??"]
+            st[";".join(reversed(frames))] += vals[dflt[0] if dflt else -1]
+    return st
+
+
+def expect_pprof(base, new):
+    b, n = pprof_stacks(base), pprof_stacks(new)
     d = {k: n[k] - b[k] for k in set(b) | set(n) if n[k] != b[k]}
     return {"anchor": None, "stacks": d, "total": sum(n.values()) - sum(b.values())}
 
@@ -199,8 +235,9 @@ def main():
     if mode == "root":
         print([b["shown"] for b in page_boxes(sys.argv[2])[0] if b["d"] == 0][0])
         return 0
-    if mode in ("expect-cg", "expect-risc0"):
-        f = expect_cg if mode == "expect-cg" else expect_risc0
+    if mode.startswith("expect-"):
+        f = {"expect-cg": expect_cg, "expect-risc0": expect_risc0,
+             "expect-pprof": expect_pprof}[mode]
         json.dump(f(sys.argv[2], sys.argv[3]), sys.stdout, sort_keys=True)
         return 0
     try:
@@ -223,7 +260,10 @@ def check(mode, exp, path):
     if errs:
         print("; ".join(errs[:5]) + ("; ..." if len(errs) > 5 else ""))
         return 1
-    print(", ".join("%s %+d" % (k, v) for k, v in sorted(exp["stacks"].items())))
+    if len(exp["stacks"]) > 4:
+        print("%d stacks changed, total %+d" % (len(exp["stacks"]), exp["total"]))
+    else:
+        print(", ".join("%s %+d" % (k, v) for k, v in sorted(exp["stacks"].items())))
     return 0
 
 

@@ -7,7 +7,9 @@
 #   build (deltas.py expect-cg), run in the same fixed environment;
 # - two RISC Zero guest profiles (tests/unit/pprofin/mkrisc0.py) whose
 #   text descriptions differ in a few stacks: the descriptions are the
-#   oracle.
+#   oracle;
+# - two Go CPU profiles of tests/unit/pprofin/gocpu.go, against `go tool
+#   pprof -raw` of each (skipped without go).
 # The SVG is opened in headless Chromium (Debian chromium-headless-shell;
 # skipped without it): a small script (readback.js) hovers every box and
 # reads the numbers the page shows.
@@ -108,6 +110,26 @@ if [ $rc != 0 ]; then
 elif python3 "$D" json expect-risc0.json d.json >c.txt; then ok "diff-stack-risc0 ($(cat c.txt))"
 else bad diff-stack-risc0 "$(cat c.txt)"; fi
 
+# ------------------------------------------------------ Go CPU profiles
+# Two runs of tests/unit/pprofin/gocpu.go differ by sampling: the oracle
+# is `go tool pprof -raw` of each file (deltas.py expect-pprof).
+gocase=
+if ! command -v go >/dev/null; then
+    skip diff-stack-go "no go (golang-go, scripts/install-deps)"
+else
+    mkdir -p gocpu gohome && cp "$REPO/tests/unit/pprofin/gocpu.go" gocpu/main.go &&
+        printf 'module gocpu\n\ngo 1.19\n' >gocpu/go.mod &&
+        (cd gocpu && export HOME="$T/gohome" GOCACHE="$T/gocache" GOFLAGS=-mod=mod &&
+            go build -o gocpu . && ./gocpu base.pprof && ./gocpu new.pprof) >go.txt 2>&1 &&
+        GO_HOME="$T/gohome" python3 "$D" expect-pprof gocpu/base.pprof gocpu/new.pprof >expect-go.json 2>go.txt ||
+        { bad setup "gocpu.go: $(tail -n 2 go.txt | tr '\n' ' ')"; finish; }
+    "$CYC" diff --by=stack --format=json -n 0 gocpu/base.pprof gocpu/new.pprof >d.json 2>d.err; rc=$?
+    if [ $rc != 0 ]; then bad diff-stack-go "exit $rc: $(cat d.err)"
+    elif python3 "$D" json expect-go.json d.json >c.txt; then ok "diff-stack-go ($(cat c.txt), as go tool pprof says)"
+    else bad diff-stack-go "$(cat c.txt)"; fi
+    gocase="go:gocpu/base.pprof gocpu/new.pprof:expect-go.json"
+fi
+
 # ------------------------------------------ the differential flame graph
 # In headless Chromium: readback.js, appended after the page's own script,
 # shows both views with the page's toggle, hovers every box and keeps the
@@ -130,7 +152,7 @@ PY
 if [ -z "$CHROME" ]; then
     skip "flamegraph-diff-*" "Debian's chromium-headless-shell is not installed: scripts/install-deps installs it, or: apt-get install chromium-headless-shell"
 else
-    for c in "c:base.out new.out:expect.json" "risc0:guest-base.pb guest-new.pb:expect-risc0.json"; do
+    for c in "c:base.out new.out:expect.json" "risc0:guest-base.pb guest-new.pb:expect-risc0.json" ${gocase:+"$gocase"}; do
         kind=${c%%:*} rest=${c#*:}
         files=${rest%%:*} exp=${rest#*:}
         name=flamegraph-diff-$kind
