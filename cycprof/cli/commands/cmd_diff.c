@@ -75,9 +75,7 @@ typedef struct opts {
     int have_fail;
     uint64_t min_change;
     int json;
-    name_subst_t *mod[2];   /* --mod-filename, --mod-funcname */
-    size_t nmod[2], capmod[2];
-    int no_root;
+    dm_opts_t match;        /* --mod-filename, --mod-funcname, --common-root */
     char *files[2];
     int nfiles;
 } opts_t;
@@ -125,33 +123,9 @@ static int parse(int argc, char **argv, opts_t *o)
                                    "a number of events", &o->min_change))) {
             if (r < 0)
                 return -1;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--mod-filename", NULL,
-                                     &v)) ||
-                   (r = cu_opt_value(argc, argv, &i, "--mod-funcname", NULL,
-                                     &v))) {
-            int fn = strncmp(a, "--mod-funcname", 14) == 0;
-            const char *name = fn ? "--mod-funcname" : "--mod-filename";
-            char why[512];
-            if (r < 0) {
-                cu_err("diff", "%s needs an expression s/REGEX/REPLACEMENT/",
-                       name);
+        } else if ((r = dm_opt(argc, argv, &i, "diff", &o->match))) {
+            if (r < 0)
                 return -1;
-            }
-            cu_grow(&o->mod[fn], &o->capmod[fn], o->nmod[fn] + 1,
-                    sizeof *o->mod[fn]);
-            if (ns_parse(v, &o->mod[fn][o->nmod[fn]], why, sizeof why) < 0) {
-                cu_err("diff", "%s: %s", name, why);
-                return -1;
-            }
-            o->nmod[fn]++;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--common-root", NULL,
-                                     &v))) {
-            if (r < 0 || (strcmp(v, "auto") != 0 && strcmp(v, "no") != 0)) {
-                cu_err("diff", "--common-root must be auto or no, got '%s'",
-                       r < 0 ? "" : v);
-                return -1;
-            }
-            o->no_root = strcmp(v, "no") == 0;
         } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
             if ((o->json = rc_parse_format("diff", r, v)) < 0)
                 return -1;
@@ -333,14 +307,6 @@ static void print_verdict(const opts_t *o, const diff_result_t *d)
            (unsigned long long)o->min_change, kind, who, gs, more);
 }
 
-static void free_mods(opts_t *o)
-{
-    for (int k = 0; k < 2; k++) {
-        for (size_t i = 0; i < o->nmod[k]; i++)
-            ns_free(&o->mod[k][i]);
-        free(o->mod[k]);
-    }
-}
 
 /* What the two ways of comparing (rows of rank tables, whole stacks) hold
  * until the end. */
@@ -452,7 +418,7 @@ int cmd_diff(int argc, char **argv)
     memset(&o, 0, sizeof o);
     int rc = parse(argc, argv, &o);
     if (rc != 0) {
-        free_mods(&o);
+        dm_opts_free(&o.match);
         return rc < 0 ? 2 : 0;
     }
 
@@ -464,11 +430,7 @@ int cmd_diff(int argc, char **argv)
     memset(&rules, 0, sizeof rules);
     memset(&in, 0, sizeof in);
     memset(&d, 0, sizeof d);
-    rules.mod_file = o.mod[0];
-    rules.nmod_file = o.nmod[0];
-    rules.mod_func = o.mod[1];
-    rules.nmod_func = o.nmod[1];
-    rules.no_root = o.no_root;
+    dm_opts_rules(&o.match, &rules);
     cg_init(&in.p[0]);
     cg_init(&in.p[1]);
     rc = o.by == BY_STACK ? stack_changes(&o, &rules, &in, &d)
@@ -558,6 +520,6 @@ out:
         region_table_free(&in.regions[k]);
     }
     sr_free(rules.roots, rules.nroots);
-    free_mods(&o);
+    dm_opts_free(&o.match);
     return rc;
 }

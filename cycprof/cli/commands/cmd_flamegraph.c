@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "commands.h"
 #include "cmdutil.h"
+#include "diff_match.h"
 #include "flamegraph_diff.h"
 #include "flamegraph_svg.h"
 #include "stack_cmd.h"
@@ -38,6 +39,9 @@ static const char *const usage =
     "  --title=TEXT         heading (default: \"Flame Graph\")\n"
     "  --width=PX           image width in pixels (default 1200)\n"
     "  --minwidth=PX        leave out frames narrower than PX (default 0.1)\n"
+    "  --mod-filename=EXPR, --mod-funcname=EXPR, --common-root=auto|no\n"
+    "                       with BASE and NEW: how frames are matched, as in\n"
+    "                       cycprof diff (see cycprof diff --help)\n"
     "  -h, --help           show this help\n";
 
 typedef struct svg_job {
@@ -70,11 +74,12 @@ static void say_tty_default(const stack_cmd_t *c)
 
 /* BASE (c->file) against NEW: the differential flame graph. */
 static int draw_diff(const stack_cmd_t *c, fg_opts_t *o, const char *newfile,
-                     int to_tty_default)
+                     const dm_opts_t *match, int to_tty_default)
 {
     stack_diff_t d;
     dm_rules_t rules;
     memset(&rules, 0, sizeof rules);
+    dm_opts_rules(match, &rules);
     char *files[2] = {(char *)c->file, (char *)newfile};
     int rc = 1;
     if (sd_load(&d, "flamegraph", files, &rules) == 0) {
@@ -92,70 +97,106 @@ static int draw_diff(const stack_cmd_t *c, fg_opts_t *o, const char *newfile,
     return rc;
 }
 
-int cmd_flamegraph(int argc, char **argv)
+/* What the command line asks for. */
+typedef struct fg_args {
+    stack_cmd_t c;
+    fg_opts_t o;
+    const char *newfile;   /* NEW, when two files are given */
+    dm_opts_t match;
+    int matching;          /* a matching option was given */
+} fg_args_t;
+
+/* 0, 1 after --help, -1 after a one-line error. */
+static int parse(int argc, char **argv, fg_args_t *a)
 {
-    stack_cmd_t c = {"flamegraph", usage, NULL, NULL};
     const char *v;
-    fg_opts_t o = {NULL, NULL, NULL, 1200, 0.1};
     uint64_t width;
     int r;
-    const char *newfile = NULL;
     for (int i = 1; i < argc; i++) {
-        if (c.file && argv[i][0] != '-') {
-            if (newfile) {
+        if (a->c.file && argv[i][0] != '-') {
+            if (a->newfile) {
                 cu_err("flamegraph", "too many files: give FILE, or BASE "
                        "and NEW");
-                return 2;
+                return -1;
             }
-            newfile = argv[i];  /* the second FILE: NEW */
+            a->newfile = argv[i];
+        } else if ((r = dm_opt(argc, argv, &i, "flamegraph", &a->match))) {
+            if (r < 0)
+                return -1;
+            a->matching = 1;
         } else if ((r = cu_opt_value(argc, argv, &i, "--title", NULL, &v))) {
             if (r < 0) {
                 cu_err("flamegraph", "--title needs a text");
-                return 2;
+                return -1;
             }
-            o.title = v;
+            a->o.title = v;
         } else if ((r = cu_opt_value(argc, argv, &i, "--width", NULL, &v))) {
             if (r < 0 || cu_parse_u64(v, &width) < 0 || width < 100 ||
                 width > 100000) {
                 cu_err("flamegraph", "--width needs a number of pixels "
                        "(100-100000), got '%s'", r < 0 ? "" : v);
-                return 2;
+                return -1;
             }
-            o.width = (int)width;
+            a->o.width = (int)width;
         } else if ((r = cu_opt_value(argc, argv, &i, "--minwidth", NULL, &v))) {
-            if (r < 0 || cu_parse_pct(v, &o.minwidth) < 0 || strchr(v, '%')) {
+            if (r < 0 || cu_parse_pct(v, &a->o.minwidth) < 0 ||
+                strchr(v, '%')) {
                 cu_err("flamegraph", "--minwidth needs a number of pixels, "
                        "got '%s'", r < 0 ? "" : v);
-                return 2;
+                return -1;
             }
-        } else if ((r = sc_arg(&c, argc, argv, &i))) {
-            return r > 0 ? 0 : 2;
+        } else if ((r = sc_arg(&a->c, argc, argv, &i))) {
+            return r;
         }
     }
+    if (a->matching && !a->newfile) {
+        cu_err("flamegraph", "--mod-filename, --mod-funcname and "
+               "--common-root match the frames of BASE and NEW: give both");
+        return -1;
+    }
+    return 0;
+}
 
-    int to_tty_default = !c.out && isatty(STDOUT_FILENO);
-    if (to_tty_default)
-        c.out = TTY_DEFAULT_OUT;
-    if (newfile)
-        return draw_diff(&c, &o, newfile, to_tty_default);
-
+/* One profile's flame graph. */
+static int draw(const stack_cmd_t *c, fg_opts_t *o, int to_tty_default)
+{
     stack_profile_t sp;
     sp_init(&sp);
     int rc = 1;
     char unit[128];
-    if (si_load("flamegraph", c.file, &sp) == 0) {
+    if (si_load("flamegraph", c->file, &sp) == 0) {
         sp_sort_by_name(&sp);
         /* "instructions/count" -> "instructions" */
         snprintf(unit, sizeof unit, "%s", sp.unit ? sp.unit : "samples");
         if (strchr(unit, '/'))
             *strchr(unit, '/') = 0;
-        o.unit = unit;
-        o.subtitle = sp.cmd;
-        svg_job_t job = {&sp, &o};
-        rc = sc_write(&c, write_svg, &job) < 0;
+        o->unit = unit;
+        o->subtitle = sp.cmd;
+        svg_job_t job = {&sp, o};
+        rc = sc_write(c, write_svg, &job) < 0;
         if (!rc && to_tty_default)
-            say_tty_default(&c);
+            say_tty_default(c);
     }
     sp_free(&sp);
+    return rc;
+}
+
+int cmd_flamegraph(int argc, char **argv)
+{
+    fg_args_t a;
+    memset(&a, 0, sizeof a);
+    a.c = (stack_cmd_t){"flamegraph", usage, NULL, NULL};
+    a.o = (fg_opts_t){NULL, NULL, NULL, 1200, 0.1};
+    int rc = parse(argc, argv, &a);
+    if (rc) {
+        dm_opts_free(&a.match);
+        return rc > 0 ? 0 : 2;
+    }
+    int to_tty_default = !a.c.out && isatty(STDOUT_FILENO);
+    if (to_tty_default)
+        a.c.out = TTY_DEFAULT_OUT;
+    rc = a.newfile ? draw_diff(&a.c, &a.o, a.newfile, &a.match, to_tty_default)
+                   : draw(&a.c, &a.o, to_tty_default);
+    dm_opts_free(&a.match);
     return rc;
 }

@@ -322,3 +322,56 @@ size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
     *out = ch;
     return n;
 }
+
+int dm_opt(int argc, char **argv, int *i, const char *cmd, dm_opts_t *o)
+{
+    const char *a = argv[*i], *v;
+    int r;
+    if ((r = cu_opt_value(argc, argv, i, "--mod-filename", NULL, &v)) ||
+        (r = cu_opt_value(argc, argv, i, "--mod-funcname", NULL, &v))) {
+        int fn = strncmp(a, "--mod-funcname", 14) == 0;
+        const char *name = fn ? "--mod-funcname" : "--mod-filename";
+        char why[512];
+        if (r < 0) {
+            cu_err(cmd, "%s needs an expression s/REGEX/REPLACEMENT/", name);
+            return -1;
+        }
+        cu_grow(&o->mod[fn], &o->capmod[fn], o->nmod[fn] + 1,
+                sizeof *o->mod[fn]);
+        if (ns_parse(v, &o->mod[fn][o->nmod[fn]], why, sizeof why) < 0) {
+            cu_err(cmd, "%s: %s", name, why);
+            return -1;
+        }
+        o->nmod[fn]++;
+        return 1;
+    }
+    if ((r = cu_opt_value(argc, argv, i, "--common-root", NULL, &v))) {
+        if (r < 0 || (strcmp(v, "auto") != 0 && strcmp(v, "no") != 0)) {
+            cu_err(cmd, "--common-root must be auto or no, got '%s'",
+                   r < 0 ? "" : v);
+            return -1;
+        }
+        o->no_root = strcmp(v, "no") == 0;
+        return 1;
+    }
+    return 0;
+}
+
+void dm_opts_rules(const dm_opts_t *o, dm_rules_t *rules)
+{
+    rules->mod_file = o->mod[0];
+    rules->nmod_file = o->nmod[0];
+    rules->mod_func = o->mod[1];
+    rules->nmod_func = o->nmod[1];
+    rules->no_root = o->no_root;
+}
+
+void dm_opts_free(dm_opts_t *o)
+{
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < o->nmod[k]; i++)
+            ns_free(&o->mod[k][i]);
+        free(o->mod[k]);
+    }
+    memset(o, 0, sizeof *o);
+}

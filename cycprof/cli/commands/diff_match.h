@@ -41,6 +41,22 @@ typedef struct dm_rules {
     size_t nroots;
 } dm_rules_t;
 
+/* The matching options of `cycprof diff` and `cycprof flamegraph BASE
+ * NEW`: --mod-filename=EXPR and --mod-funcname=EXPR (each may be given
+ * more than once) and --common-root=auto|no. */
+typedef struct dm_opts {
+    name_subst_t *mod[2];   /* --mod-filename, --mod-funcname, in order */
+    size_t nmod[2], capmod[2];
+    int no_root;            /* --common-root=no */
+} dm_opts_t;
+
+/* Take argv[*i] if it is one of them: 1 when taken, 0 when not, -1 after
+ * a one-line "cycprof CMD: ..." error (a bad expression or value). */
+int dm_opt(int argc, char **argv, int *i, const char *cmd, dm_opts_t *o);
+/* RULES from the options (which must outlive them). */
+void dm_opts_rules(const dm_opts_t *o, dm_rules_t *rules);
+void dm_opts_free(dm_opts_t *o);
+
 /* The changed rows (base != new) of two rank tables built with the same
  * --by, comparing event ev[0] of BASE with ev[1] of NEW, largest change
  * first (ties by name), matched under RULES (which records the source root

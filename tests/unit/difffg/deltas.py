@@ -260,7 +260,9 @@ def check(mode, exp, path):
     if errs:
         print("; ".join(errs[:5]) + ("; ..." if len(errs) > 5 else ""))
         return 1
-    if len(exp["stacks"]) > 4:
+    if not exp["stacks"]:
+        print("no stack changed")
+    elif len(exp["stacks"]) > 4:
         print("%d stacks changed, total %+d" % (len(exp["stacks"]), exp["total"]))
     else:
         print(", ".join("%s %+d" % (k, v) for k, v in sorted(exp["stacks"].items())))

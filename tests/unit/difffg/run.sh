@@ -110,6 +110,24 @@ if [ $rc != 0 ]; then
 elif python3 "$D" json expect-risc0.json d.json >c.txt; then ok "diff-stack-risc0 ($(cat c.txt))"
 else bad diff-stack-risc0 "$(cat c.txt)"; fi
 
+# A rebuild that renamed fibonacci_2 to fibonacci_2_v2: its stacks are
+# gone and new, unless --mod-funcname names them alike; then nothing
+# changed, and the flame graph (below) shows no change anywhere.
+sed 's/fibonacci_2/fibonacci_2_v2/' "$G" >guest-renamed.txt &&
+    python3 "$MK" guest-renamed.pb guest <guest-renamed.txt &&
+    python3 "$D" expect-risc0 "$G" guest-renamed.txt >expect-renamed.json &&
+    echo '{"anchor": null, "stacks": {}, "total": 0}' >expect-none.json ||
+    { bad setup "mkrisc0.py failed"; finish; }
+for r in "as-recorded:expect-renamed.json" "mod-funcname:expect-none.json:--mod-funcname=s/_v2$//"; do
+    name=diff-stack-renamed-${r%%:*} rest=${r#*:}
+    exp=${rest%%:*} opt=${rest#*:}
+    [ "$opt" = "$rest" ] && opt=
+    "$CYC" diff --by=stack --format=json -n 0 ${opt:+"$opt"} guest-base.pb guest-renamed.pb >d.json 2>d.err; rc=$?
+    if [ $rc != 0 ]; then bad "$name" "exit $rc: $(cat d.err)"
+    elif python3 "$D" json "$exp" d.json >c.txt; then ok "$name ($(cat c.txt))"
+    else bad "$name" "$(cat c.txt)"; fi
+done
+
 # ------------------------------------------------------ Go CPU profiles
 # Two runs of tests/unit/pprofin/gocpu.go differ by sampling: the oracle
 # is `go tool pprof -raw` of each file (deltas.py expect-pprof).
@@ -163,6 +181,12 @@ else
         elif python3 "$D" page "$exp" "$kind.svg.dom.html" >c.txt; then ok "$name ($(cat c.txt))"
         else bad "$name" "$(cat c.txt)"; fi
     done
+    name=flamegraph-diff-mod-funcname
+    "$CYC" flamegraph --minwidth=0 --mod-funcname='s/_v2$//' guest-base.pb guest-renamed.pb -o renamed.svg 2>f.err; rc=$?
+    if [ $rc != 0 ]; then bad "$name" "exit $rc: $(cat f.err)"
+    elif ! page renamed.svg ''; then bad "$name" "chromium: $(tail -n 2 chrome.err | tr '\n' ' ')"
+    elif python3 "$D" page expect-none.json renamed.svg.dom.html >c.txt; then ok "$name (no box changed)"
+    else bad "$name" "$(cat c.txt)"; fi
     # The search box: extra's boxes turn magenta and the page counts NEW's
     # count of extra, which is its delta (BASE has none).
     want=$(python3 -c 'import json,sys; print("{:,}".format(json.load(open(sys.argv[1]))["stacks"]["main;b;extra"]))' expect.json)
@@ -187,6 +211,8 @@ expect_err diff-stack-other-unit "^cycprof diff: guest-new.pb: the stacks count 
     diff --by=stack base.out guest-new.pb
 expect_err flamegraph-diff-three-files "^cycprof flamegraph: too many files" \
     flamegraph base.out new.out base.out -o x.svg
+expect_err flamegraph-match-needs-two "^cycprof flamegraph: --mod-filename, --mod-funcname and --common-root match the frames of BASE and NEW" \
+    flamegraph --common-root=no base.out -o x.svg
 expect_err flamegraph-diff-needs-pprof "^cycprof flamegraph: plain.out: exact stacks need the pprof file" \
     flamegraph base.out plain.out -o x.svg
 [ ! -e x.svg ] && ok flamegraph-diff-bad-no-file || bad flamegraph-diff-bad-no-file "x.svg written"
