@@ -13,7 +13,8 @@
 
 typedef struct side {
     stack_profile_t sp;
-    rank_t rank;         /* one row per frame id, for the matching */
+    rank_t rank;         /* one row per frame, for the matching */
+    uint32_t *frame_of;  /* per row: its frame id */
     char **func;         /* per frame id: its function name (escaped) */
     uint32_t *key;       /* per frame id: its id in stack_diff.keys */
 } side_t;
@@ -56,13 +57,21 @@ static int load_side(side_t *s, const char *cmd, const char *file)
         return -1;
     size_t n = s->sp.names.n;
     s->rank.rows = cu_calloc(n + 1, sizeof *s->rank.rows);
-    s->rank.n = n;
     s->rank.nev = 1;
+    s->frame_of = cu_calloc(n + 1, sizeof *s->frame_of);
     s->func = cu_calloc(n + 1, sizeof *s->func);
     s->key = cu_calloc(n + 1, sizeof *s->key);
     for (size_t i = 0; i < n; i++) {
-        split_origin(s->sp.names.str[i], &s->rank.rows[i]);
-        s->func[i] = cu_strdup(s->rank.rows[i].name);
+        /* The names interned on the way (bare function names) are no
+         * frames: they would take ranks among the unnamed code. */
+        if (!strchr(s->sp.names.str[i], SP_ORIGIN_SEP[0])) {
+            s->func[i] = cu_strdup("");
+            continue;
+        }
+        rank_row_t *row = &s->rank.rows[s->rank.n];
+        split_origin(s->sp.names.str[i], row);
+        s->frame_of[s->rank.n++] = (uint32_t)i;
+        s->func[i] = cu_strdup(row->name);
     }
     cu_escape_strings_for_terminal(s->func, n);
     return 0;
@@ -76,15 +85,17 @@ static void free_side(side_t *s)
         free((char *)r->name);
         free((char *)r->file);
         free((char *)r->object);
-        free(s->func[i]);
     }
+    for (size_t i = 0; s->func && i < s->sp.names.n; i++)
+        free(s->func[i]);
     free(s->rank.rows);
+    free(s->frame_of);
     free(s->func);
     free(s->key);
     sp_free(&s->sp);
 }
 
-/* Give every frame id of both sides its key id; a key's name is NEW's. */
+/* Give every frame of both sides its key id; a key's name is NEW's. */
 static void key_frames(stack_diff_t *d, side_t sd[2], dm_rules_t *rules)
 {
     char **k[2];
@@ -93,9 +104,10 @@ static void key_frames(stack_diff_t *d, side_t sd[2], dm_rules_t *rules)
     for (int side = 1; side >= 0; side--) {
         for (size_t i = 0; i < sd[side].rank.n; i++) {
             uint32_t id = intern(&d->keys, k[side][i]);
-            sd[side].key[i] = id;
+            uint32_t frame = sd[side].frame_of[i];
+            sd[side].key[frame] = id;
             if (!d->name[id])
-                d->name[id] = cu_strdup(sd[side].func[i]);
+                d->name[id] = cu_strdup(sd[side].func[frame]);
             free(k[side][i]);
         }
         free(k[side]);
