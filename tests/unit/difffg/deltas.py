@@ -108,8 +108,15 @@ def check_stacks(exp, rows, total):
     """rows: [(frames, delta)] of the changed stacks cycprof listed."""
     errs = []
     got = collections.Counter()
+    seen = collections.Counter()
     for frames, delta in rows:
         got[key(frames, exp["anchor"])] += delta
+        seen[";".join(frames)] += 1
+    # A stack listed twice (gone, and new under the same names) is one
+    # whose frames were not matched.
+    for k, n in sorted(seen.items()):
+        if n > 1:
+            errs.append("stack %s listed %d times (frames not matched)" % (k, n))
     want = exp["stacks"]
     for k in sorted(set(got) | set(want)):
         if got.get(k, 0) != want.get(k, 0):
