@@ -174,6 +174,11 @@ def page_boxes(path):
         by_depth = collections.defaultdict(list)
         if v["side"] == "plain":
             return v["boxes"], rb["search"]
+        # The page's toggle showed this view, and now offers the other.
+        other = {"new": "Show BASE's shape", "base": "Show NEW's shape"}[v["side"]]
+        if not v["visible"] or v["toggle"] != other:
+            sys.exit("%s: the toggle did not show %s's shape (control reads %r)"
+                     % (path, v["side"].upper(), v["toggle"]))
         for b in v["boxes"]:
             m = SHOWN.match(b["shown"])
             if not m:

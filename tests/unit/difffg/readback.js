@@ -23,7 +23,9 @@
                    d: +g.getAttribute('data-d'), shown: details.textContent });
       g.dispatchEvent(new MouseEvent('mouseout'));
     }
-    out.views.push({ side: views[v].getAttribute('data-side') || 'plain', boxes: boxes });
+    out.views.push({ side: views[v].getAttribute('data-side') || 'plain', boxes: boxes,
+                     visible: views[v].style.display !== 'none',
+                     toggle: toggle ? toggle.textContent : null });
   }
   /* Search in NEW's shape, as the Search control's prompt would. */
   for (var k2 = 0; k2 < views.length && views[0].style.display === 'none'; k2++)

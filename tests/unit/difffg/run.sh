@@ -60,13 +60,13 @@ for in in "callgrind:base.out new.out" "pprof:base.out.pb.gz new.out.pb.gz"; do
         { bad "$name" "exit $?: $(cat d.err)"; continue; }
     if ! python3 "$REPO/tests/unit/json/check_schema.py" diff d.json >v.txt; then
         bad "$name" "schema: $(head -n 3 v.txt | tr '\n' ' ')"
-    elif python3 "$D" json expect.json d.json >c.txt; then ok "$name ($(cat c.txt), as cachegrind says)"
+    elif python3 "$D" json expect.json d.json >c.txt 2>&1; then ok "$name ($(cat c.txt), as cachegrind says)"
     else bad "$name" "$(cat c.txt)"; fi
 done
 name=diff-stack-text
 "$CYC" diff --by=stack -n 0 base.out new.out >d.txt 2>d.err; rc=$?
 if [ $rc != 0 ]; then bad "$name" "exit $rc: $(cat d.err)"
-elif python3 "$D" text expect.json d.txt >c.txt; then ok "$name ($(cat c.txt))"
+elif python3 "$D" text expect.json d.txt >c.txt 2>&1; then ok "$name ($(cat c.txt))"
 else bad "$name" "$(cat c.txt)"; fi
 
 # The function diff of the pprof files agrees: only b and extra changed
@@ -107,7 +107,7 @@ sed -e 's/^1800000 /1900000 /' -e '/\[PageOut\]/d' "$G" >guest-new.txt &&
 "$CYC" diff --by=stack --format=json -n 0 guest-base.pb guest-new.pb >d.json 2>d.err; rc=$?
 if [ $rc != 0 ]; then
     bad diff-stack-risc0 "exit $rc: $(cat d.err)"
-elif python3 "$D" json expect-risc0.json d.json >c.txt; then ok "diff-stack-risc0 ($(cat c.txt))"
+elif python3 "$D" json expect-risc0.json d.json >c.txt 2>&1; then ok "diff-stack-risc0 ($(cat c.txt))"
 else bad diff-stack-risc0 "$(cat c.txt)"; fi
 
 # A rebuild that renamed fibonacci_2 to fibonacci_2_v2: its stacks are
@@ -124,7 +124,7 @@ for r in "as-recorded:expect-renamed.json" "mod-funcname:expect-none.json:--mod-
     [ "$opt" = "$rest" ] && opt=
     "$CYC" diff --by=stack --format=json -n 0 ${opt:+"$opt"} guest-base.pb guest-renamed.pb >d.json 2>d.err; rc=$?
     if [ $rc != 0 ]; then bad "$name" "exit $rc: $(cat d.err)"
-    elif python3 "$D" json "$exp" d.json >c.txt; then ok "$name ($(cat c.txt))"
+    elif python3 "$D" json "$exp" d.json >c.txt 2>&1; then ok "$name ($(cat c.txt))"
     else bad "$name" "$(cat c.txt)"; fi
 done
 
@@ -151,7 +151,7 @@ else
     for root in auto no; do
         name=diff-stack-go-common-root-$root
         "$CYC" diff --by=stack --format=json -n 0 --common-root=$root base.pprof new.pprof >d.json 2>d.err; rc=$?
-        python3 "$D" json expect-go.json d.json >c.txt; match=$?
+        python3 "$D" json expect-go.json d.json >c.txt 2>&1; match=$?
         if [ $rc != 0 ]; then bad "$name" "exit $rc: $(cat d.err)"
         elif [ $root = auto ] && [ $match = 0 ]; then ok "$name ($(cat c.txt), as go tool pprof says)"
         elif [ $root = no ] && grep -q "listed 2 times" c.txt; then ok "$name (stacks through main.go unmatched)"
@@ -190,14 +190,14 @@ else
         "$CYC" flamegraph --minwidth=0 $files -o "$kind.svg" 2>f.err; rc=$?
         if [ $rc != 0 ]; then bad "$name" "exit $rc: $(cat f.err)"
         elif ! page "$kind.svg" '^extra$'; then bad "$name" "chromium: $(tail -n 2 chrome.err | tr '\n' ' ')"
-        elif python3 "$D" page "$exp" "$kind.svg.dom.html" >c.txt; then ok "$name ($(cat c.txt))"
+        elif python3 "$D" page "$exp" "$kind.svg.dom.html" >c.txt 2>&1; then ok "$name ($(cat c.txt))"
         else bad "$name" "$(cat c.txt)"; fi
     done
     name=flamegraph-diff-mod-funcname
     "$CYC" flamegraph --minwidth=0 --mod-funcname='s/_v2$//' guest-base.pb guest-renamed.pb -o renamed.svg 2>f.err; rc=$?
     if [ $rc != 0 ]; then bad "$name" "exit $rc: $(cat f.err)"
     elif ! page renamed.svg ''; then bad "$name" "chromium: $(tail -n 2 chrome.err | tr '\n' ' ')"
-    elif python3 "$D" page expect-none.json renamed.svg.dom.html >c.txt; then ok "$name (no box changed)"
+    elif python3 "$D" page expect-none.json renamed.svg.dom.html >c.txt 2>&1; then ok "$name (no box changed)"
     else bad "$name" "$(cat c.txt)"; fi
     # The search box: extra's boxes turn magenta and the page counts NEW's
     # count of extra, which is its delta (BASE has none).
