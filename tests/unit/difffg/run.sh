@@ -214,6 +214,17 @@ else
     else bad flamegraph-plain "root shows '${got:-}', want 'all ($want instructions, 100.00%)' $(cat f.err)"; fi
 fi
 
+# Names the SVG must escape (<, &, ", a control character) still give a
+# well-formed document.
+sed -e 's/fibonacci_3/fib<3>\&"q\x01/g' "$G" | python3 "$MK" odd-base.pb guest &&
+    sed -e 's/fibonacci_3/fib<3>\&"q\x01/g' -e 's/^9000 /9500 /' "$G" | python3 "$MK" odd-new.pb guest ||
+    { bad setup "mkrisc0.py failed"; finish; }
+if "$CYC" flamegraph odd-base.pb odd-new.pb -o odd.svg 2>f.err &&
+    python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' odd.svg 2>x.err &&
+    grep -q 'fib&lt;3&gt;&amp;&quot;q?' odd.svg
+then ok flamegraph-diff-escapes
+else bad flamegraph-diff-escapes "$(cat f.err x.err | tail -n 2 | tr '\n' ' ')"; fi
+
 # ------------------------------------------------------------ bad input
 printf 'events: Ir\nfn=main\n1 5\n' >plain.out
 expect_err diff-stack-needs-pprof "^cycprof diff: plain.out: exact stacks need the pprof file plain.out.pb.gz" \
