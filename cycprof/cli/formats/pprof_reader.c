@@ -205,8 +205,8 @@ static int build(stack_profile_t *sp, const char *name,
 
     pprof_index_t ix;
     uint32_t *fname = NULL, *frames = NULL;
-    uint32_t **origin = NULL;   /* with_origin: per location, its frames */
-    unsigned char *ofr = NULL;  /* ... and whether they are resolved */
+    uint32_t **origin = NULL;   /* with_origin: per location, its frames
+                                   (NULL until first used) */
     size_t frames_cap = 0;
     int rc = pprof_index_build(&ix, pr, name, err, errlen);
     if (rc < 0)
@@ -220,10 +220,8 @@ static int build(stack_profile_t *sp, const char *name,
             s = pr->string_table[f->system_name];
         fname[i] = frame_name(sp, *s ? s : "??");
     }
-    if (sp->with_origin) {
+    if (sp->with_origin)
         origin = cu_calloc(pr->n_location + 1, sizeof *origin);
-        ofr = cu_calloc(pr->n_location + 1, sizeof *ofr);
-    }
 
     for (size_t si = 0; si < pr->n_sample; si++) {
         Perftools__Profiles__Sample *s = pr->sample[si];
@@ -255,10 +253,8 @@ static int build(stack_profile_t *sp, const char *name,
             }
             cu_grow(&frames, &frames_cap, depth + add, sizeof *frames);
             if (origin) {
-                if (!ofr[li]) {
+                if (!origin[li])
                     origin[li] = location_origins(sp, pr, &ix, l, fname);
-                    ofr[li] = 1;
-                }
                 memcpy(frames + depth, origin[li], add * sizeof *frames);
                 depth += add;
                 continue;
@@ -282,7 +278,6 @@ out:
         for (size_t i = 0; i < pr->n_location; i++)
             free(origin[i]);
     free(origin);
-    free(ofr);
     free(fname);
     free(frames);
     pprof_index_free(&ix);
