@@ -136,7 +136,7 @@ done
 # (--common-root=no lists the stacks through main.go twice, gone and new).
 gocase=
 if ! command -v go >/dev/null; then
-    skip diff-stack-go "no go (golang-go, scripts/install-deps)"
+    skip "diff-stack-go-*" "no go (golang-go, scripts/install-deps)"
 else
     gobuild() { # DIR PROFILE: build gocpu.go in DIR and run it once
         mkdir -p "$1" && cp "$REPO/tests/unit/pprofin/gocpu.go" "$1/main.go" &&
