@@ -210,6 +210,26 @@ static void print_recorded_differently(const char *const mode[2])
            b, n);
 }
 
+/* A changed stack as `report --by=stack` prints one: its leaf, then each
+ * caller on a line of its own, indented to the name column; then BASE's
+ * names (root first) when they differ. */
+static void print_stack(const change_t *c, int indent)
+{
+    const char *label = c->row->label, *end = label + strlen(label);
+    for (const char *e = end; e > label;) {
+        const char *b = e;
+        while (b > label && b[-1] != ';')
+            b--;
+        if (e == end)
+            printf("%.*s\n", (int)(e - b), b);
+        else
+            printf("%*s  <- %.*s\n", indent, "", (int)(e - b), b);
+        e = b > label ? b - 1 : label;
+    }
+    if (c->renamed)
+        printf("%*s  (base: %s)\n", indent, "", c->base_row->label);
+}
+
 static void print_text(const opts_t *o, const diff_result_t *d)
 {
     char b1[32], b2[32], b3[32], b4[32];
@@ -252,7 +272,8 @@ static void print_text(const opts_t *o, const diff_result_t *d)
     }
     static const char *const what[] = {"file:function", "file",
                                        "file:line function", "object",
-                                       "stack (root first)"};
+                                       "stack (leaf first, then its "
+                                       "callers)"};
     printf("%*s  %8s  %*s  %*s  %s\n", (int)wd, "delta", "change", (int)wb,
            "base", (int)wn, "new", what[o->by]);
     for (size_t k = 0; k < d->shown; k++) {
@@ -261,6 +282,10 @@ static void print_text(const opts_t *o, const diff_result_t *d)
         printf("%*s  %8s  %*s  %*s  ", (int)wd,
                cu_commify_signed(dm_delta(c->base, c->new), b1), b4, (int)wb,
                cu_commify(c->base, b2), (int)wn, cu_commify(c->new, b3));
+        if (o->by == BY_STACK) {
+            print_stack(c, (int)(wd + wb + wn + 16));
+            continue;
+        }
         rc_print_row_name(stdout, c->row);
         /* Unnamed code matched by position, or a function renamed by
          * --mod-funcname: say what BASE called it. */

@@ -138,6 +138,9 @@ def signed(s):
 
 
 def from_text(path):
+    """The text table: a row is a delta, change, base, new and the leaf,
+    then one "<- CALLER" line per caller, and "(base: ...)" when BASE
+    named the frames otherwise."""
     rows, total, table = [], None, False
     for line in open(path):
         line = line.rstrip("\n")
@@ -147,13 +150,19 @@ def from_text(path):
         if re.match(r"^ *delta +change +base +new +stack", line):
             table = True
             continue
-        if table and line.strip():
-            if line.startswith("("):
-                sys.exit("%s: changes not listed: %s" % (path, line))
-            f = re.split(r"  +", line.strip(), maxsplit=4)
-            rows.append((f[4].split(";"), signed(f[0])))
-        elif table:
+        if not table:
+            continue
+        if not line.strip():
             table = False
+        elif line.startswith("("):
+            sys.exit("%s: changes not listed: %s" % (path, line))
+        elif re.match(r"^ +<- ", line):
+            rows[-1][0].insert(0, line.split("<- ", 1)[1])
+        elif re.match(r"^ +\(base: ", line):
+            continue
+        else:
+            f = re.split(r"  +", line.strip(), maxsplit=4)
+            rows.append(([f[4]], signed(f[0])))
     return rows, total
 
 

@@ -128,6 +128,17 @@ for r in "as-recorded:expect-renamed.json" "mod-funcname:expect-none.json:--mod-
     else bad "$name" "$(cat c.txt)"; fi
 done
 
+# Renamed and grown: one row, NEW's names, and BASE's after it.
+sed -e 's/fibonacci_2/fibonacci_2_v2/' -e 's/^950000 /960000 /' "$G" | python3 "$MK" guest-grown.pb guest ||
+    { bad setup "mkrisc0.py failed"; finish; }
+"$CYC" diff --by=stack --mod-funcname='s/_v2$//' guest-base.pb guest-grown.pb >d.txt 2>d.err
+"$CYC" diff --by=stack --format=json --mod-funcname='s/_v2$//' guest-base.pb guest-grown.pb >d.json 2>>d.err
+got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"]; print(len(r), r[0]["delta"], r[0]["frames"][-1], r[0]["base_frames"][-1])' d.json 2>/dev/null)
+if [ "$got" = "1 10000 fibonacci_2_v2 fibonacci_2" ] &&
+    grep -q '^ *+10,000 .*  fibonacci_2_v2$' d.txt && grep -q '^ *(base: __start;main;fibonacci_2)$' d.txt
+then ok diff-stack-renamed-grown
+else bad diff-stack-renamed-grown "json '$got'; text: $(grep -A3 delta d.txt | tr '\n' ' ') $(cat d.err)"; fi
+
 # ------------------------------------------------------ Go CPU profiles
 # Two runs of tests/unit/pprofin/gocpu.go differ by sampling: the oracle
 # is `go tool pprof -raw` of each file (deltas.py expect-pprof). NEW is
