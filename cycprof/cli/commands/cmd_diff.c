@@ -8,8 +8,11 @@
 #include "cost_rank.h"
 #include "diff_match.h"
 #include "diff_json.h"
+#include "pprof_reader.h"
+#include "profile_kind.h"
 #include "region_diff.h"
 #include "report_common.h"
+#include "stack_diff.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +37,10 @@ static const char *const usage =
     "  --inclusive          compare inclusive costs (self + calls)\n"
     "  --by=KIND            function (default), file, line or object; files\n"
     "                       and lines are keyed by (object, file), a line\n"
-    "                       sums all functions whose code is on it\n"
+    "                       sums all functions whose code is on it; or\n"
+    "                       stack: the exact count of each whole call stack\n"
+    "                       (from the pprof files: FILE.pb.gz next to a\n"
+    "                       cycprof.out), each frame matched as a function\n"
     "  --threshold=PCT      hide changes smaller than PCT% of the base total\n"
     "                       (default 0: every change is shown)\n"
     "  --fail-above=PCT     exit with status 3 if the total, any listed\n"
@@ -71,9 +77,7 @@ typedef struct opts {
     int have_fail;
     uint64_t min_change;
     int json;
-    name_subst_t *mod[2];   /* --mod-filename, --mod-funcname */
-    size_t nmod[2], capmod[2];
-    int no_root;
+    dm_opts_t match;        /* --mod-filename, --mod-funcname, --common-root */
     char *files[2];
     int nfiles;
 } opts_t;
@@ -101,13 +105,15 @@ static int parse(int argc, char **argv, opts_t *o)
             }
             o->sort = v;
         } else if ((r = cu_opt_value(argc, argv, &i, "--by", NULL, &v))) {
-            if (r < 0 || rank_by_parse(v, &o->by) < 0) {
+            if (r > 0 && strcmp(v, "stack") == 0) {
+                o->by = BY_STACK;
+            } else if (r < 0 || rank_by_parse(v, &o->by) < 0) {
                 if (r < 0)
-                    cu_err("diff", "--by needs function, file, line or "
-                           "object");
+                    cu_err("diff", "--by needs function, file, line, object "
+                           "or stack");
                 else
-                    cu_err("diff", "--by must be function, file, line or "
-                           "object, got '%s'", v);
+                    cu_err("diff", "--by must be function, file, line, object "
+                           "or stack, got '%s'", v);
                 return -1;
             }
         } else if ((r = cu_opt_pct(argc, argv, &i, "diff", "--threshold",
@@ -123,36 +129,9 @@ static int parse(int argc, char **argv, opts_t *o)
                                    "a number of events", &o->min_change))) {
             if (r < 0)
                 return -1;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--mod-filename", NULL,
-                                     &v)) ||
-                   (r = cu_opt_value(argc, argv, &i, "--mod-funcname", NULL,
-                                     &v))) {
-            int fn = strncmp(a, "--mod-funcname", 14) == 0;
-            const char *name = fn ? "--mod-funcname" : "--mod-filename";
-            char why[512];
-            if (r < 0) {
-                cu_err("diff", "%s needs an expression s/REGEX/REPLACEMENT/",
-                       name);
+        } else if ((r = dm_opt(argc, argv, &i, "diff", &o->match))) {
+            if (r < 0)
                 return -1;
-            }
-            cu_grow(&o->mod[fn], &o->capmod[fn], o->nmod[fn] + 1,
-                    sizeof *o->mod[fn]);
-            if (ns_parse(v, &o->mod[fn][o->nmod[fn]], why, sizeof why) < 0) {
-                cu_err("diff", "%s: %s", name, why);
-                return -1;
-            }
-            o->nmod[fn]++;
-        } else if ((r = cu_opt_value(argc, argv, &i, "--common-root", NULL,
-                                     &v))) {
-            if (r < 0 || (strcmp(v, "auto") != 0 && strcmp(v, "no") != 0)) {
-                if (r < 0)
-                    cu_err("diff", "--common-root needs auto or no");
-                else
-                    cu_err("diff", "--common-root must be auto or no, "
-                           "got '%s'", v);
-                return -1;
-            }
-            o->no_root = strcmp(v, "no") == 0;
         } else if ((r = cu_opt_value(argc, argv, &i, "--format", NULL, &v))) {
             if ((o->json = rc_parse_format("diff", r, v)) < 0)
                 return -1;
@@ -174,6 +153,11 @@ static int parse(int argc, char **argv, opts_t *o)
     }
     if (o->inclusive && o->by != BY_FUNCTION) {
         cu_err("diff", "--inclusive works with --by=function only");
+        return -1;
+    }
+    if (o->sort && o->by == BY_STACK) {
+        cu_err("diff", "--by=stack compares the stacks' one count (pprof's "
+               "default sample type); --sort does not apply");
         return -1;
     }
     return 0;
@@ -233,6 +217,26 @@ static void print_recorded_differently(const char *const mode[2])
            b, n);
 }
 
+/* A changed stack as `report --by=stack` prints one: its leaf, then each
+ * caller on a line of its own, indented to the name column; then BASE's
+ * names (root first) when they differ. */
+static void print_stack(const change_t *c, int indent)
+{
+    const char *label = c->row->label, *end = label + strlen(label);
+    for (const char *e = end; e > label;) {
+        const char *b = e;
+        while (b > label && b[-1] != ';')
+            b--;
+        if (e == end)
+            printf("%.*s\n", (int)(e - b), b);
+        else
+            printf("%*s  <- %.*s\n", indent, "", (int)(e - b), b);
+        e = b > label ? b - 1 : label;
+    }
+    if (c->renamed)
+        printf("%*s  (base: %s)\n", indent, "", c->base_row->label);
+}
+
 static void print_text(const opts_t *o, const diff_result_t *d)
 {
     char b1[32], b2[32], b3[32], b4[32];
@@ -244,8 +248,12 @@ static void print_text(const opts_t *o, const diff_result_t *d)
            d->cmds[1] ? d->cmds[1] : "unknown command");
     print_recorded_differently(d->deterministic);
     printf("Event:            %s\n", d->event);
-    printf("Ranking:          %s cost by %s, by size of change\n",
-           o->inclusive ? "inclusive" : "self", rank_by_name(o->by));
+    if (o->by == BY_STACK)
+        printf("Ranking:          exact count of each stack, by size of "
+               "change\n");
+    else
+        printf("Ranking:          %s cost by %s, by size of change\n",
+               o->inclusive ? "inclusive" : "self", rank_by_name(o->by));
     print_matched_by(d->rules);
     rc_rule(stdout);
     printf("\nTotal %s: %s -> %s  %s (", cg_event_long_name(d->event),
@@ -270,7 +278,9 @@ static void print_text(const opts_t *o, const diff_result_t *d)
             wn = l;
     }
     static const char *const what[] = {"file:function", "file",
-                                       "file:line function", "object"};
+                                       "file:line function", "object",
+                                       "stack (leaf first, then its "
+                                       "callers)"};
     printf("%*s  %8s  %*s  %*s  %s\n", (int)wd, "delta", "change", (int)wb,
            "base", (int)wn, "new", what[o->by]);
     for (size_t k = 0; k < d->shown; k++) {
@@ -279,6 +289,10 @@ static void print_text(const opts_t *o, const diff_result_t *d)
         printf("%*s  %8s  %*s  %*s  ", (int)wd,
                cu_commify_signed(dm_delta(c->base, c->new), b1), b4, (int)wb,
                cu_commify(c->base, b2), (int)wn, cu_commify(c->new, b3));
+        if (o->by == BY_STACK) {
+            print_stack(c, (int)(wd + wb + wn + 16));
+            continue;
+        }
         rc_print_row_name(stdout, c->row);
         /* Unnamed code matched by position, or a function renamed by
          * --mod-funcname: say what BASE called it. */
@@ -325,13 +339,116 @@ static void print_verdict(const opts_t *o, const diff_result_t *d)
            (unsigned long long)o->min_change, kind, who, gs, more);
 }
 
-static void free_mods(opts_t *o)
+
+/* What the two ways of comparing (rows of rank tables, whole stacks) hold
+ * until the end. */
+typedef struct inputs {
+    cg_profile_t p[2];
+    rank_t r[2];
+    stack_diff_t sd;
+    rank_row_t *stack_rows;   /* per changed stack: NEW's row, BASE's row */
+    region_table_t regions[2];
+    change_t *ch;
+} inputs_t;
+
+/* Load both profiles and their rank tables; the changed rows into in->ch,
+ * d's counts and names. Returns 0, 1 (unreadable) or 2 (bad --sort). */
+static int function_changes(const opts_t *o, dm_rules_t *rules, inputs_t *in,
+                            diff_result_t *d)
 {
+    int ev[2];
+    cg_profile_t *p = in->p;
     for (int k = 0; k < 2; k++) {
-        for (size_t i = 0; i < o->nmod[k]; i++)
-            ns_free(&o->mod[k][i]);
-        free(o->mod[k]);
+        if (rc_load("diff", &p[k], (char **)&o->files[k], 1) < 0 ||
+            rc_check_by("diff", &p[k], o->by) < 0)
+            return 1;
+        ev[k] = o->sort ? cg_event_index(&p[k], o->sort) : 0;
+        if (ev[k] < 0) {
+            cu_err("diff", "%s: unknown event '%s' in --sort", o->files[k],
+                   o->sort);
+            return 2;
+        }
+        if (k == 1 && strcmp(p[0].events[ev[0]], p[1].events[ev[1]]) != 0) {
+            cu_err("diff", "%s: first event is '%s' but BASE's is '%s' (use "
+                   "--sort=EVENT)", o->files[1], p[1].events[ev[1]],
+                   p[0].events[ev[0]]);
+            return 1;
+        }
+        rank_build(&p[k], o->by, o->inclusive, &in->r[k]);
+        if (in->r[k].overflow) {
+            cu_err("diff", "%s: the costs of one row add up to more than "
+                   "2^64-1", o->files[k]);
+            return 1;
+        }
+        /* Named regions live in the callgrind file only. */
+        if (!p[k].npprof &&
+            region_table_load("diff", o->files[k], &in->regions[k]) < 0)
+            return 1;
     }
+    d->nch = dm_changes(&in->r[0], &in->r[1], o->by, ev, rules, &in->ch);
+    d->event = p[0].events[ev[0]];
+    for (int k = 0; k < 2; k++) {
+        d->total[k] = p[k].totals[ev[k]];
+        d->cmds[k] = p[k].cmd;
+        d->deterministic[k] = p[k].deterministic;
+    }
+    return 0;
+}
+
+static int cmp_stack_change(const void *a, const void *b)
+{
+    const change_t *x = a, *y = b;
+    uint64_t mx = dm_magnitude(x->base, x->new);
+    uint64_t my = dm_magnitude(y->base, y->new);
+    if (mx != my)
+        return mx > my ? -1 : 1;
+    return strcmp(x->row->label, y->row->label);
+}
+
+/* The same for --by=stack: each stack whose count changed is a row named
+ * by its frames ("a;b;c", NEW's names; BASE's when they differ). */
+static int stack_changes(const opts_t *o, dm_rules_t *rules, inputs_t *in,
+                         diff_result_t *d)
+{
+    stack_diff_t *sd = &in->sd;
+    if (sd_load(sd, "diff", o->files, rules) < 0)
+        return 1;
+    for (int k = 0; k < 2; k++) {
+        char err[512];
+        int kind = pk_kind(o->files[k], err, sizeof err);
+        if (kind < 0) {
+            cu_err("diff", "%s", err);
+            return 1;
+        }
+        if (kind == PK_CALLGRIND &&
+            region_table_load("diff", o->files[k], &in->regions[k]) < 0)
+            return 1;
+    }
+    in->ch = cu_calloc(sd->n + 1, sizeof *in->ch);
+    in->stack_rows = cu_calloc(2 * sd->n + 1, sizeof *in->stack_rows);
+    for (size_t i = 0; i < sd->n; i++) {
+        const sd_stack_t *s = &sd->stacks[i];
+        if (s->base == s->new)
+            continue;
+        change_t *c = &in->ch[d->nch];
+        rank_row_t *rows = &in->stack_rows[2 * d->nch++];
+        rows[0] = (rank_row_t){.label = s->label, .object = ""};
+        rows[1] = (rank_row_t){.label = s->base_label, .object = ""};
+        c->new_row = s->new ? &rows[0] : NULL;
+        c->base_row = s->base ? &rows[1] : NULL;
+        c->row = &rows[0];
+        c->base = s->base;
+        c->new = s->new;
+        c->renamed = c->base_row && strcmp(s->label, s->base_label) != 0;
+    }
+    qsort(in->ch, d->nch, sizeof *in->ch, cmp_stack_change);
+    d->event = sd->unit;
+    for (int k = 0; k < 2; k++) {
+        d->total[k] = sd->total[k];
+        d->cmds[k] = sd->cmds[k];
+        d->deterministic[k] = sd->deterministic[k];
+    }
+    return 0;
 }
 
 int cmd_diff(int argc, char **argv)
@@ -340,71 +457,31 @@ int cmd_diff(int argc, char **argv)
     memset(&o, 0, sizeof o);
     int rc = parse(argc, argv, &o);
     if (rc != 0) {
-        free_mods(&o);
+        dm_opts_free(&o.match);
         return rc < 0 ? 2 : 0;
     }
 
-    cg_profile_t p[2];
-    rank_t r[2];
-    change_t *ch = NULL;
+    inputs_t in;
     unsigned char *tripped = NULL;
-    region_table_t regions[2];
     region_change_t *rch = NULL;
-    int ev[2];
     dm_rules_t rules;
-    memset(&rules, 0, sizeof rules);
-    rules.mod_file = o.mod[0];
-    rules.nmod_file = o.nmod[0];
-    rules.mod_func = o.mod[1];
-    rules.nmod_func = o.nmod[1];
-    rules.no_root = o.no_root;
-    cg_init(&p[0]);
-    cg_init(&p[1]);
-    memset(r, 0, sizeof r);
-    memset(regions, 0, sizeof regions);
-    rc = 1;
-    for (int k = 0; k < 2; k++) {
-        if (rc_load("diff", &p[k], &o.files[k], 1) < 0 ||
-            rc_check_by("diff", &p[k], o.by) < 0)
-            goto out;
-        ev[k] = o.sort ? cg_event_index(&p[k], o.sort) : 0;
-        if (ev[k] < 0) {
-            cu_err("diff", "%s: unknown event '%s' in --sort", o.files[k],
-                   o.sort);
-            rc = 2;
-            goto out;
-        }
-        if (k == 1 && strcmp(p[0].events[ev[0]], p[1].events[ev[1]]) != 0) {
-            cu_err("diff", "%s: first event is '%s' but BASE's is '%s' (use "
-                   "--sort=EVENT)", o.files[1], p[1].events[ev[1]],
-                   p[0].events[ev[0]]);
-            goto out;
-        }
-        rank_build(&p[k], o.by, o.inclusive, &r[k]);
-        if (r[k].overflow) {
-            cu_err("diff", "%s: the costs of one row add up to more than "
-                   "2^64-1", o.files[k]);
-            goto out;
-        }
-        /* Named regions live in the callgrind file only. */
-        if (!p[k].npprof &&
-            region_table_load("diff", o.files[k], &regions[k]) < 0)
-            goto out;
-    }
-
     diff_result_t d;
+    memset(&rules, 0, sizeof rules);
+    memset(&in, 0, sizeof in);
     memset(&d, 0, sizeof d);
-    d.nch = dm_changes(&r[0], &r[1], o.by, ev, &rules, &ch);
+    dm_opts_rules(&o.match, &rules);
+    cg_init(&in.p[0]);
+    cg_init(&in.p[1]);
+    rc = o.by == BY_STACK ? stack_changes(&o, &rules, &in, &d)
+                          : function_changes(&o, &rules, &in, &d);
+    if (rc)
+        goto out;
+    rc = 1;
+    change_t *ch = in.ch;
     d.rules = &rules;
     d.ch = ch;
-    d.event = p[0].events[ev[0]];
-    d.total[0] = p[0].totals[ev[0]];
-    d.total[1] = p[1].totals[ev[1]];
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2; k++)
         d.files[k] = o.files[k];
-        d.cmds[k] = p[k].cmd;
-        d.deterministic[k] = p[k].deterministic;
-    }
     d.by = o.by;
     d.inclusive = o.inclusive;
 
@@ -448,7 +525,7 @@ int cmd_diff(int argc, char **argv)
     }
     {
         size_t nt;
-        d.nrch = region_changes(&regions[0], &regions[1], o.have_fail,
+        d.nrch = region_changes(&in.regions[0], &in.regions[1], o.have_fail,
                                 o.fail_above, o.min_change, &rch, &nt);
         d.rch = rch;
         d.ntripped += nt;
@@ -458,7 +535,8 @@ int cmd_diff(int argc, char **argv)
         dj_write(stdout, &d);
     } else {
         print_text(&o, &d);
-        region_changes_print(stdout, &regions[0], &regions[1], rch, d.nrch);
+        region_changes_print(stdout, &in.regions[0], &in.regions[1], rch,
+                             d.nrch);
     }
     if (fflush(stdout) != 0) {
         cu_err("diff", "error writing the output");
@@ -472,13 +550,15 @@ int cmd_diff(int argc, char **argv)
 out:
     free(rch);
     free(tripped);
-    free(ch);
+    free(in.ch);
+    free(in.stack_rows);
+    sd_free(&in.sd);
     for (int k = 0; k < 2; k++) {
-        rank_free(&r[k]);
-        cg_free(&p[k]);
-        region_table_free(&regions[k]);
+        rank_free(&in.r[k]);
+        cg_free(&in.p[k]);
+        region_table_free(&in.regions[k]);
     }
     sr_free(rules.roots, rules.nroots);
-    free_mods(&o);
+    dm_opts_free(&o.match);
     return rc;
 }

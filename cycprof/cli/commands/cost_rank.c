@@ -20,7 +20,8 @@ int rank_by_parse(const char *s, rank_by_t *out)
 
 const char *rank_by_name(rank_by_t by)
 {
-    static const char *const names[] = {"function", "file", "line", "object"};
+    static const char *const names[] = {"function", "file", "line", "object",
+                                        "stack"};
     return names[by];
 }
 
@@ -65,6 +66,8 @@ static char *label_for(const cg_profile_t *p, rank_by_t by, const tuple_t *k)
         return cu_strdup(s[k->k[1]]);
     case BY_OBJECT:
         return cu_strdup(s[k->k[0]]);
+    case BY_STACK:
+        break;
     }
     return cu_strdup("?");
 }
@@ -174,6 +177,7 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
             r->nfuncs = ex[i].nfuncs;
             break;
         case BY_OBJECT:
+        case BY_STACK:
             break;
         }
     }

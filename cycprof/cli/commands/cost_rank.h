@@ -5,7 +5,8 @@
 
 #include "callgrind_reader.h"
 
-typedef enum { BY_FUNCTION, BY_FILE, BY_LINE, BY_OBJECT } rank_by_t;
+/* BY_STACK is `diff --by=stack`'s (stack_diff.h): no rank table has it. */
+typedef enum { BY_FUNCTION, BY_FILE, BY_LINE, BY_OBJECT, BY_STACK } rank_by_t;
 
 typedef struct rank_row {
     char *label;          /* "file:function", "file", "file:line", object */

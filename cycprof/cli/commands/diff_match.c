@@ -22,20 +22,35 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
+/* The length of X in a name "X+0x<hex>", else 0. */
+static size_t object_prefix(const char *name)
+{
+    const char *p = name ? strstr(name, "+0x") : NULL;
+    if (!p || p == name || !isxdigit((unsigned char)p[3]))
+        return 0;
+    for (const char *q = p + 3; *q; q++)
+        if (!isxdigit((unsigned char)*q))
+            return 0;
+    return (size_t)(p - name);
+}
+
 /* A function without a symbol: "<object file name>+0x<hex>", as the tool
- * names it (the file name is the row's object's), or "0x<hex>" (callgrind,
- * and code in no object). */
+ * names it (the file name is the row's object's; code outside every
+ * mapping of a pprof file has no object, and the name says which it is),
+ * or "0x<hex>" (callgrind, and code in no object). */
 static int unnamed_address(const rank_row_t *r, uint64_t *addr)
 {
     const char *n = r->name;
     char *end;
     if (!n)
         return 0;
-    if (r->object) {
+    if (r->object && *r->object) {
         const char *ob = base_name(r->object);
         size_t len = strlen(ob);
         if (strncmp(n, ob, len) == 0 && n[len] == '+')
             n += len + 1;
+    } else if (object_prefix(n)) {
+        n += object_prefix(n) + 1;
     }
     if (n[0] != '0' || n[1] != 'x' || !isxdigit((unsigned char)n[2]))
         return 0;
@@ -86,7 +101,15 @@ static void side_names(const rank_t *r, rank_by_t by, const dm_rules_t *ru,
     for (size_t i = 0; i < r->n; i++) {
         const rank_row_t *row = &r->rows[i];
         const char *ob = by == BY_OBJECT ? row->label : row->object;
-        s->object[i] = apply_all(ru->mod_file, ru->nmod_file, ob);
+        size_t pre = by == BY_FUNCTION && !*ob ? object_prefix(row->name) : 0;
+        if (pre) {
+            /* Unnamed code outside the mappings: its object by name. */
+            char *named = cu_strndup(row->name, pre);
+            s->object[i] = apply_all(ru->mod_file, ru->nmod_file, named);
+            free(named);
+        } else {
+            s->object[i] = apply_all(ru->mod_file, ru->nmod_file, ob);
+        }
         if (by == BY_OBJECT || !row->file)
             continue;
         s->file[i] = apply_all(ru->mod_file, ru->nmod_file, row->file);
@@ -227,8 +250,10 @@ static int cmp_change(const void *a, const void *b)
     return c;
 }
 
-size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
-                  const int ev[2], dm_rules_t *ru, change_t **out)
+/* Both sides' keys, each sorted by key (keys_of), under RULES (which
+ * records the source roots found). */
+static void match_keys(const rank_t *base, const rank_t *new, rank_by_t by,
+                       dm_rules_t *ru, keyed_t **a, keyed_t **b)
 {
     side_names_t sn[2];
     side_names(base, by, ru, &sn[0]);
@@ -237,8 +262,36 @@ size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
     ru->nroots = ru->no_root ? 0
                              : sr_find(sn[0].files, sn[0].nfiles, sn[1].files,
                                        sn[1].nfiles, &ru->roots);
-    keyed_t *a = keys_of(base, by, ru, &sn[0], ru->nroots ? &sn[1] : NULL);
-    keyed_t *b = keys_of(new, by, ru, &sn[1], NULL);
+    *a = keys_of(base, by, ru, &sn[0], ru->nroots ? &sn[1] : NULL);
+    *b = keys_of(new, by, ru, &sn[1], NULL);
+    side_names_free(base, &sn[0]);
+    side_names_free(new, &sn[1]);
+}
+
+/* Keys in row order: out[i] is the key of r->rows[i]; takes the strings. */
+static char **keys_by_row(const rank_t *r, keyed_t *k)
+{
+    char **out = cu_calloc(r->n + 1, sizeof *out);
+    for (size_t i = 0; i < r->n; i++)
+        out[k[i].row - r->rows] = k[i].key;
+    free(k);
+    return out;
+}
+
+void dm_keys(const rank_t *base, const rank_t *new, rank_by_t by,
+             dm_rules_t *ru, char ***kb, char ***kn)
+{
+    keyed_t *a, *b;
+    match_keys(base, new, by, ru, &a, &b);
+    *kb = keys_by_row(base, a);
+    *kn = keys_by_row(new, b);
+}
+
+size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
+                  const int ev[2], dm_rules_t *ru, change_t **out)
+{
+    keyed_t *a, *b;
+    match_keys(base, new, by, ru, &a, &b);
     change_t *ch = cu_calloc(base->n + new->n + 1, sizeof *ch);
     size_t n = 0, i = 0, j = 0;
     while (i < base->n || j < new->n) {
@@ -266,8 +319,61 @@ size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
         free(b[k].key);
     free(a);
     free(b);
-    side_names_free(base, &sn[0]);
-    side_names_free(new, &sn[1]);
     *out = ch;
     return n;
+}
+
+int dm_opt(int argc, char **argv, int *i, const char *cmd, dm_opts_t *o)
+{
+    const char *a = argv[*i], *v;
+    int r;
+    if ((r = cu_opt_value(argc, argv, i, "--mod-filename", NULL, &v)) ||
+        (r = cu_opt_value(argc, argv, i, "--mod-funcname", NULL, &v))) {
+        int fn = strncmp(a, "--mod-funcname", 14) == 0;
+        const char *name = fn ? "--mod-funcname" : "--mod-filename";
+        char why[512];
+        if (r < 0) {
+            cu_err(cmd, "%s needs an expression s/REGEX/REPLACEMENT/", name);
+            return -1;
+        }
+        cu_grow(&o->mod[fn], &o->capmod[fn], o->nmod[fn] + 1,
+                sizeof *o->mod[fn]);
+        if (ns_parse(v, &o->mod[fn][o->nmod[fn]], why, sizeof why) < 0) {
+            cu_err(cmd, "%s: %s", name, why);
+            return -1;
+        }
+        o->nmod[fn]++;
+        return 1;
+    }
+    if ((r = cu_opt_value(argc, argv, i, "--common-root", NULL, &v))) {
+        if (r < 0 || (strcmp(v, "auto") != 0 && strcmp(v, "no") != 0)) {
+            if (r < 0)
+                cu_err(cmd, "--common-root needs auto or no");
+            else
+                cu_err(cmd, "--common-root must be auto or no, got '%s'", v);
+            return -1;
+        }
+        o->no_root = strcmp(v, "no") == 0;
+        return 1;
+    }
+    return 0;
+}
+
+void dm_opts_rules(const dm_opts_t *o, dm_rules_t *rules)
+{
+    rules->mod_file = o->mod[0];
+    rules->nmod_file = o->nmod[0];
+    rules->mod_func = o->mod[1];
+    rules->nmod_func = o->nmod[1];
+    rules->no_root = o->no_root;
+}
+
+void dm_opts_free(dm_opts_t *o)
+{
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < o->nmod[k]; i++)
+            ns_free(&o->mod[k][i]);
+        free(o->mod[k]);
+    }
+    memset(o, 0, sizeof *o);
 }

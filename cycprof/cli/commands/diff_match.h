@@ -41,12 +41,35 @@ typedef struct dm_rules {
     size_t nroots;
 } dm_rules_t;
 
+/* The matching options of `cycprof diff` and `cycprof flamegraph BASE
+ * NEW`: --mod-filename=EXPR and --mod-funcname=EXPR (each may be given
+ * more than once) and --common-root=auto|no. */
+typedef struct dm_opts {
+    name_subst_t *mod[2];   /* --mod-filename, --mod-funcname, in order */
+    size_t nmod[2], capmod[2];
+    int no_root;            /* --common-root=no */
+} dm_opts_t;
+
+/* Take argv[*i] if it is one of them: 1 when taken, 0 when not, -1 after
+ * a one-line "cycprof CMD: ..." error (a bad expression or value). */
+int dm_opt(int argc, char **argv, int *i, const char *cmd, dm_opts_t *o);
+/* RULES from the options (which must outlive them). */
+void dm_opts_rules(const dm_opts_t *o, dm_rules_t *rules);
+void dm_opts_free(dm_opts_t *o);
+
 /* The changed rows (base != new) of two rank tables built with the same
  * --by, comparing event ev[0] of BASE with ev[1] of NEW, largest change
  * first (ties by name), matched under RULES (which records the source root
  * it found). Returns the number; *out is malloc'ed. */
 size_t dm_changes(const rank_t *base, const rank_t *new, rank_by_t by,
                   const int ev[2], dm_rules_t *rules, change_t **out);
+
+/* The matching alone: the key of every row of each side (kb[i] for
+ * base->rows[i], kn[j] for new->rows[j]; rows of equal keys match), under
+ * RULES as dm_changes applies them (and records the source roots). The
+ * arrays and strings are malloc'ed. `diff --by=stack` keys each frame so. */
+void dm_keys(const rank_t *base, const rank_t *new, rank_by_t by,
+             dm_rules_t *ru, char ***kb, char ***kn);
 
 int64_t dm_delta(uint64_t base, uint64_t new);
 uint64_t dm_magnitude(uint64_t base, uint64_t new);

@@ -3,6 +3,9 @@
 #include "json_out.h"
 #include "report_json.h"
 
+#include "cmdutil.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 static const char *status(uint64_t base, uint64_t new)
@@ -34,8 +37,42 @@ static void numbers(json_t *j, uint64_t base, uint64_t new)
     json_str(j, status(base, new));
 }
 
+/* A stack's frames, root first, from its label "a;b;c" (the readers keep
+ * ';' out of frame names). */
+static void frames(json_t *j, const char *label)
+{
+    json_open_arr(j);
+    for (const char *p = label; p;) {
+        const char *e = strchr(p, ';');
+        char *f = cu_strndup(p, e ? (size_t)(e - p) : strlen(p));
+        json_str(j, f);
+        free(f);
+        p = e ? e + 1 : NULL;
+    }
+    json_close_arr(j);
+}
+
+static void stack_change(json_t *j, const change_t *c)
+{
+    json_open_obj(j);
+    json_key(j, "label");
+    json_str(j, c->row->label);
+    json_key(j, "frames");
+    frames(j, c->row->label);
+    if (c->renamed) {
+        json_key(j, "base_frames");
+        frames(j, c->base_row->label);
+    }
+    numbers(j, c->base, c->new);
+    json_close_obj(j);
+}
+
 static void change(json_t *j, const diff_result_t *d, const change_t *c)
 {
+    if (d->by == BY_STACK) {
+        stack_change(j, c);
+        return;
+    }
     json_open_obj(j);
     rj_row_name(j, c->row, d->by);
     if (c->renamed) {

@@ -11,10 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FRAME_H 16
-#define PAD 10
-#define TOP 60    /* room for title, search, zoom controls */
-#define BOTTOM 30 /* room for the details line */
 
 typedef struct frame {
     uint32_t name;   /* id in sp->names, or UINT32_MAX for the root */
@@ -31,7 +27,7 @@ typedef struct frames {
 /* Write s as XML character data, replacing invalid UTF-8 and control
  * characters by '?': names come from the profiled program's symbols and a
  * single bad byte would make the browser refuse the whole file. */
-static void xml_escape(FILE *f, const char *s)
+void fg_xml_escape(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
@@ -132,22 +128,16 @@ static void color(const char *name, int *r, int *g, int *b)
     *b = (int)(55 * v2);
 }
 
-int fg_write_svg(FILE *f, const stack_profile_t *sp, const fg_opts_t *o)
+void fg_begin(FILE *f, const fg_opts_t *o, int height, uint64_t total,
+              const char *extra_style)
 {
-    frames_t fr = {0};
-    build_frames(sp, &fr);
-    uint64_t total = sp->total;
     int width = o->width;
-    double scale = total ? (double)(width - 2 * PAD) / (double)total : 0;
-    int height = TOP + (int)(fr.maxdepth + 1) * FRAME_H + BOTTOM;
-    const char *unit = o->unit ? o->unit : "samples";
-
     fprintf(f, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
                "<svg version=\"1.1\" width=\"%d\" height=\"%d\" "
                "viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\" "
                "data-width=\"%d\" data-total=\"%llu\" data-unit=\"",
             width, height, width, height, width, (unsigned long long)total);
-    xml_escape(f, unit);
+    fg_xml_escape(f, fg_unit(o));
     fputs("\">\n<style>\n"
           "text { font-family: Verdana, sans-serif; font-size: 12px; fill: #000; }\n"
           "g.f:hover rect { stroke: #000; stroke-width: 0.5; cursor: pointer; }\n"
@@ -155,75 +145,112 @@ int fg_write_svg(FILE *f, const stack_profile_t *sp, const fg_opts_t *o)
           "#title { font-size: 17px; text-anchor: middle; }\n"
           "#subtitle { fill: #555; text-anchor: middle; }\n"
           "#unzoom, #search { cursor: pointer; }\n"
-          "#search, #matched { text-anchor: end; }\n"
-          "</style>\n", f);
+          "#search, #matched { text-anchor: end; }\n", f);
+    if (extra_style)
+        fputs(extra_style, f);
+    fputs("</style>\n", f);
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8ee\"/>\n",
             width, height);
     fprintf(f, "<text id=\"title\" x=\"%d\" y=\"24\">", width / 2);
-    xml_escape(f, o->title ? o->title : "Flame Graph");
+    fg_xml_escape(f, o->title ? o->title : "Flame Graph");
     fputs("</text>\n", f);
     fprintf(f, "<text id=\"subtitle\" x=\"%d\" y=\"42\">", width / 2);
     if (o->subtitle)
-        xml_escape(f, o->subtitle);
+        fg_xml_escape(f, o->subtitle);
     fputs("</text>\n", f);
     fprintf(f, "<text id=\"unzoom\" x=\"%d\" y=\"24\" style=\"opacity:0\">Reset Zoom</text>\n",
-            PAD);
-    fprintf(f, "<text id=\"search\" x=\"%d\" y=\"24\">Search</text>\n", width - PAD);
-    fprintf(f, "<text id=\"matched\" x=\"%d\" y=\"%d\"></text>\n", width - PAD,
+            FG_PAD);
+    fprintf(f, "<text id=\"search\" x=\"%d\" y=\"24\">Search</text>\n", width - FG_PAD);
+    fprintf(f, "<text id=\"matched\" x=\"%d\" y=\"%d\"></text>\n", width - FG_PAD,
             height - 10);
-    fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", PAD,
+    fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", FG_PAD,
             height - 10);
+}
 
-    char num[32], pct[32];
-    for (size_t i = fr.n; i-- > 0;) { /* root first: drawn below its children */
-        const frame_t *fm = &fr.v[i];
-        double w = (double)fm->count * scale;
-        if (w < o->minwidth && fm->depth > 0)
-            continue;
-        const char *name = fm->name == UINT32_MAX ? "all"
-                                                 : sp->names.str[fm->name];
-        double x = PAD + (double)fm->start * scale;
-        int y = height - BOTTOM - (int)(fm->depth + 1) * FRAME_H;
-        int r, g, b;
-        if (fm->depth == 0) {
-            r = 235, g = 145, b = 60;
+const char *fg_unit(const fg_opts_t *o)
+{
+    return o->unit ? o->unit : "samples";
+}
+
+void fg_box(FILE *f, const fg_box_t *b)
+{
+    fprintf(f, "<g class=\"f\" data-s=\"%llu\" data-n=\"%llu\" data-d=\"%u\"",
+            (unsigned long long)b->start, (unsigned long long)b->count,
+            b->depth);
+    if (b->attrs)
+        fputs(b->attrs, f);
+    fputs("><title>", f);
+    fg_xml_escape(f, b->name);
+    fputc('\n', f);
+    fg_xml_escape(f, b->details);
+    fputs("</title>", f);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+               "fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>",
+            b->x, b->y, b->w, FG_FRAME_H - 1, b->rgb[0], b->rgb[1], b->rgb[2]);
+    /* The label is refitted by the script; this one is for viewers
+     * without JavaScript. */
+    size_t max = b->w > 6 ? (size_t)((b->w - 6) / 7) : 0;
+    fprintf(f, "<text x=\"%.1f\" y=\"%d\">", b->x + 3, b->y + 11);
+    if (max >= 3) {
+        size_t n = strlen(b->name);
+        if (n <= max) {
+            fg_xml_escape(f, b->name);
         } else {
-            color(name, &r, &g, &b);
+            /* Cut at a UTF-8 character boundary. */
+            size_t cut = max - 2;
+            while (cut > 0 && ((unsigned char)b->name[cut] & 0xc0) == 0x80)
+                cut--;
+            char *t = cu_strndup(b->name, cut);
+            fg_xml_escape(f, t);
+            free(t);
+            fputs("..", f);
         }
-        fprintf(f, "<g class=\"f\" data-s=\"%llu\" data-n=\"%llu\" data-d=\"%u\"><title>",
-                (unsigned long long)fm->start, (unsigned long long)fm->count,
-                fm->depth);
-        xml_escape(f, name);
-        fprintf(f, "\n%s ", cu_commify(fm->count, num));
-        xml_escape(f, unit);
-        fprintf(f, ", %s</title>", cu_pct(fm->count, total, pct, sizeof pct));
-        fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
-                   "fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>",
-                x, y, w, FRAME_H - 1, r, g, b);
-        /* The label is refitted by the script; this one is for viewers
-         * without JavaScript. */
-        size_t max = w > 6 ? (size_t)((w - 6) / 7) : 0;
-        fprintf(f, "<text x=\"%.1f\" y=\"%d\">", x + 3, y + 11);
-        if (max >= 3) {
-            size_t n = strlen(name);
-            if (n <= max) {
-                xml_escape(f, name);
-            } else {
-                /* Cut at a UTF-8 character boundary. */
-                size_t cut = max - 2;
-                while (cut > 0 && ((unsigned char)name[cut] & 0xc0) == 0x80)
-                    cut--;
-                char *t = cu_strndup(name, cut);
-                xml_escape(f, t);
-                free(t);
-                fputs("..", f);
-            }
-        }
-        fputs("</text></g>\n", f);
     }
+    fputs("</text></g>\n", f);
+}
+
+int fg_end(FILE *f)
+{
     fputs("<script type=\"text/ecmascript\"><![CDATA[\n", f);
     fputs(flamegraph_js, f);
     fputs("]]></script>\n</svg>\n", f);
-    free(fr.v);
     return ferror(f) ? -1 : 0;
+}
+
+int fg_write_svg(FILE *f, const stack_profile_t *sp, const fg_opts_t *o)
+{
+    frames_t fr = {0};
+    build_frames(sp, &fr);
+    uint64_t total = sp->total;
+    int width = o->width;
+    double scale = total ? (double)(width - 2 * FG_PAD) / (double)total : 0;
+    int height = FG_TOP + (int)(fr.maxdepth + 1) * FG_FRAME_H + FG_BOTTOM;
+    const char *unit = fg_unit(o);
+
+    fg_begin(f, o, height, total, NULL);
+    char num[32], pct[32], details[256];
+    for (size_t i = fr.n; i-- > 0;) { /* root first: drawn below its children */
+        const frame_t *fm = &fr.v[i];
+        fg_box_t b = {0};
+        b.w = (double)fm->count * scale;
+        if (b.w < o->minwidth && fm->depth > 0)
+            continue;
+        b.name = fm->name == UINT32_MAX ? "all" : sp->names.str[fm->name];
+        b.x = FG_PAD + (double)fm->start * scale;
+        b.y = height - FG_BOTTOM - (int)(fm->depth + 1) * FG_FRAME_H;
+        if (fm->depth == 0) {
+            b.rgb[0] = 235, b.rgb[1] = 145, b.rgb[2] = 60;
+        } else {
+            color(b.name, &b.rgb[0], &b.rgb[1], &b.rgb[2]);
+        }
+        snprintf(details, sizeof details, "%s %s, %s", cu_commify(fm->count, num),
+                 unit, cu_pct(fm->count, total, pct, sizeof pct));
+        b.details = details;
+        b.start = fm->start;
+        b.count = fm->count;
+        b.depth = fm->depth;
+        fg_box(f, &b);
+    }
+    free(fr.v);
+    return fg_end(f);
 }

@@ -88,17 +88,18 @@ bad:
 }
 
 /* Frame name: sanitised so that the folded format stays parseable
- * (';' separates frames, a newline ends the record). */
+ * (';' separates frames, a newline ends the record) and the origin of a
+ * frame can be told from its name (SP_ORIGIN_SEP). */
 static uint32_t frame_name(stack_profile_t *sp, const char *s)
 {
     size_t n = strlen(s);
-    if (!strpbrk(s, ";\n\r"))
+    if (!strpbrk(s, ";\n\r" SP_ORIGIN_SEP))
         return intern_n(&sp->names, s, n);
     char *c = cu_strdup(s);
     for (char *q = c; *q; q++)
         if (*q == ';')
             *q = ':';
-        else if (*q == '\n' || *q == '\r')
+        else if (*q == '\n' || *q == '\r' || *q == SP_ORIGIN_SEP[0])
             *q = ' ';
     uint32_t id = intern_n(&sp->names, c, n);
     free(c);
@@ -129,6 +130,50 @@ int pprof_default_value(const Perftools__Profiles__Profile *pr,
     return (int)vi;
 }
 
+/* "NAME SEP FILE SEP OBJECT" as a frame id (stack_profile.h). */
+static uint32_t origin_frame(stack_profile_t *sp, uint32_t name,
+                             const char *file, const char *object)
+{
+    const char *n = sp->names.str[name];
+    size_t len = strlen(n) + strlen(file) + strlen(object) + 3;
+    char *c = cu_malloc(len);
+    snprintf(c, len, "%s" SP_ORIGIN_SEP "%s" SP_ORIGIN_SEP "%s", n, file,
+             object);
+    uint32_t id = intern(&sp->names, c);
+    free(c);
+    return id;
+}
+
+/* The frames of location l with their origin, root first (the innermost,
+ * inlined line last), as origin_frame names them; malloc'ed. */
+static uint32_t *location_origins(stack_profile_t *sp,
+                                  const Perftools__Profiles__Profile *pr,
+                                  const pprof_index_t *ix,
+                                  const Perftools__Profiles__Location *l,
+                                  const uint32_t *fname)
+{
+    const char *object = "";
+    if (l->mapping_id) {
+        size_t m = pprof_index_find(&ix->maps, l->mapping_id);
+        if (m != SIZE_MAX)
+            object = pr->string_table[pr->mapping[m]->filename];
+    }
+    size_t n = l->n_line ? l->n_line : 1;
+    uint32_t *v = cu_calloc(n, sizeof *v);
+    if (!l->n_line) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
+        v[0] = origin_frame(sp, frame_name(sp, buf), "", object);
+        return v;
+    }
+    for (size_t j = l->n_line, k = 0; j-- > 0; k++) {
+        size_t fi = pprof_index_find(&ix->fns, l->line[j]->function_id);
+        const char *file = pr->string_table[pr->function[fi]->filename];
+        v[k] = origin_frame(sp, fname[fi], file, object);
+    }
+    return v;
+}
+
 static int build(stack_profile_t *sp, const char *name,
                  Perftools__Profiles__Profile *pr, char *err, size_t errlen)
 {
@@ -146,12 +191,22 @@ static int build(stack_profile_t *sp, const char *name,
         snprintf(sp->unit, n, "%s/%s", t, u);
     }
 
-    /* cycprof puts the profiled command in the first comment. */
+    /* cycprof puts the profiled command in the first comment, and its
+     * --deterministic mode in a later one. */
     if (pr->n_comment && STR_OK(pr->comment[0]) && !sp->cmd)
         sp->cmd = cu_strdup(pr->string_table[pr->comment[0]]);
+    static const char mode_prefix[] = "cycprof deterministic: ";
+    for (size_t c = 1; c < pr->n_comment && !sp->deterministic; c++)
+        if (STR_OK(pr->comment[c]) &&
+            strncmp(pr->string_table[pr->comment[c]], mode_prefix,
+                    sizeof mode_prefix - 1) == 0)
+            sp->deterministic = cu_strdup(pr->string_table[pr->comment[c]] +
+                                          sizeof mode_prefix - 1);
 
     pprof_index_t ix;
     uint32_t *fname = NULL, *frames = NULL;
+    uint32_t **origin = NULL;   /* with_origin: per location, its frames
+                                   (NULL until first used) */
     size_t frames_cap = 0;
     int rc = pprof_index_build(&ix, pr, name, err, errlen);
     if (rc < 0)
@@ -165,6 +220,8 @@ static int build(stack_profile_t *sp, const char *name,
             s = pr->string_table[f->system_name];
         fname[i] = frame_name(sp, *s ? s : "??");
     }
+    if (sp->with_origin)
+        origin = cu_calloc(pr->n_location + 1, sizeof *origin);
 
     for (size_t si = 0; si < pr->n_sample; si++) {
         Perftools__Profiles__Sample *s = pr->sample[si];
@@ -195,6 +252,13 @@ static int build(stack_profile_t *sp, const char *name,
                 goto out;
             }
             cu_grow(&frames, &frames_cap, depth + add, sizeof *frames);
+            if (origin) {
+                if (!origin[li])
+                    origin[li] = location_origins(sp, pr, &ix, l, fname);
+                memcpy(frames + depth, origin[li], add * sizeof *frames);
+                depth += add;
+                continue;
+            }
             if (!l->n_line) {
                 char buf[32];
                 snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
@@ -210,6 +274,10 @@ static int build(stack_profile_t *sp, const char *name,
         sp_add(sp, frames, depth, (uint64_t)s->value[vi]);
     }
 out:
+    if (origin)
+        for (size_t i = 0; i < pr->n_location; i++)
+            free(origin[i]);
+    free(origin);
     free(fname);
     free(frames);
     pprof_index_free(&ix);

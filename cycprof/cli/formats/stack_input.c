@@ -68,7 +68,9 @@ int si_load(const char *cmd, const char *file, stack_profile_t *sp)
         return -1;
     }
     free(pf);
-    cu_escape_strings_for_terminal(sp->names.str, sp->names.n);
+    /* Names with their origin are split, then escaped, by their reader. */
+    if (!sp->with_origin)
+        cu_escape_strings_for_terminal(sp->names.str, sp->names.n);
     cu_escape_strings_for_terminal(&sp->cmd, 1);
     cu_escape_strings_for_terminal(&sp->unit, 1);
     return 0;

@@ -19,6 +19,7 @@ void sp_free(stack_profile_t *sp)
     free(sp->slot);
     free(sp->unit);
     free(sp->cmd);
+    free(sp->deterministic);
     memset(sp, 0, sizeof *sp);
 }
 

@@ -26,7 +26,16 @@ typedef struct stack_profile {
     uint64_t total;    /* sum of all counts */
     char *unit;        /* sample type, e.g. "instructions/count" */
     char *cmd;         /* the profile's first comment (the command), or NULL */
+    char *deterministic; /* cycprof's --deterministic mode, or NULL */
+    int with_origin;   /* set before reading: frames name their origin */
 } stack_profile_t;
+
+/* With with_origin set, the readers name each frame
+ * "FUNCTION" SP_ORIGIN_SEP "FILE" SP_ORIGIN_SEP "OBJECT" (FILE and OBJECT
+ * may be empty), so that functions of one name in two files stay apart
+ * and `diff --by=stack` can match frames as the function diff does. The
+ * separator never occurs in names (the readers replace it by a space). */
+#define SP_ORIGIN_SEP "\x1f"
 
 void sp_init(stack_profile_t *sp);
 void sp_free(stack_profile_t *sp);

@@ -264,7 +264,7 @@ report|--by|--by needs function, file, line, object or stack
 report|--threshold|--threshold needs a percentage 0-100
 report|--format|--format needs text or json
 diff|-n|-n/--top needs a number
-diff|--by|--by needs function, file, line or object
+diff|--by|--by needs function, file, line, object or stack
 diff|--min-change|--min-change needs a number of events
 diff|--fail-above|--fail-above needs a percentage
 diff|--common-root|--common-root needs auto or no

@@ -47,8 +47,25 @@ def row_name(r, by, where):
             problems.append("%s.functions: %d" % (where, n))
 
 
+def frames(c, key, where):
+    fr = need(c, key, (list,), where) or []
+    if not fr or not all(isinstance(f, str) and f for f in fr):
+        problems.append("%s.%s: want non-empty strings" % (where, key))
+    return fr
+
+
+def stack_name(c, where):
+    fr = frames(c, "frames", where)
+    if need(c, "label", (str,), where) != ";".join(fr):
+        problems.append("%s.label: not the frames joined by ';'" % where)
+    if "base_frames" in c:
+        frames(c, "base_frames", where)
+
+
 def change(c, where, named, by):
-    if named:
+    if named and by == "stack":
+        stack_name(c, where)
+    elif named:
         row_name(c, by, where)
         if "base_label" in c:
             need(c, "base_label", (str,), where)
@@ -139,9 +156,10 @@ def check_diff(doc):
         need(s, "deterministic", (str,), "$." + side, nullable=True)
     need(doc, "event", (str,), "$")
     by = need(doc, "by", (str,), "$")
-    if by not in BY:
+    if by not in BY and by != "stack":
         problems.append("$.by: %r" % by)
-    need(doc, "inclusive", (bool,), "$")
+    if need(doc, "inclusive", (bool,), "$") and by == "stack":
+        problems.append("$.inclusive: true with by stack")
     # The matching rules, in the order they apply: --mod-filename,
     # --mod-funcname, then the common source root.
     order = {"mod-filename": 0, "mod-funcname": 1, "common-root": 2}
