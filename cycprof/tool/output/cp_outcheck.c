@@ -4,6 +4,7 @@
  * refused before the program starts, as Valgrind refuses a bad option. */
 #include "pub_tool_basics.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
