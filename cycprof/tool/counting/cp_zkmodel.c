@@ -1,6 +1,9 @@
 /* cycprof: the zkVM models, one table row each (cp_zkmodel.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_options.h"
 #include "cp_zkmodel.h"
 
 /* RISC Zero 3.0.5, the rv32im circuit.  Each figure as the source writes
@@ -42,6 +45,8 @@ static const CpZkModel risc0_v3 = {
 static const CpZkModel* const models[] = { &risc0_v3 };
 
 const CpZkModel* cp_zk_model = NULL;
+UInt cp_zk_po2 = 0;
+static Bool po2_given = False;
 
 const CpZkModel* cp_zk_model_named(const HChar* name)
 {
@@ -61,4 +66,50 @@ UInt cp_zk_tree_depth(const CpZkModel* m)
 UInt cp_zk_max_insn_cycles(const CpZkModel* m, UInt po2)
 {
    return po2 >= m->lower_po2 ? m->max_insn_cycles : m->max_insn_cycles_lower;
+}
+
+Bool cp_zk_option(const HChar* arg)
+{
+   const HChar* name;
+   Int po2;
+   if VG_STR_CLO(arg, "--zk-model", name) {
+      if (VG_(strcmp)(name, "none") == 0) cp_zk_model = NULL;
+      else if (!(cp_zk_model = cp_zk_model_named(name)))
+         VG_(fmsg_bad_option)(arg, "--zk-model takes 'none' or 'risc0', "
+                              "not '%s'\n", name);
+   } else if VG_BINT_CLO(arg, "--zk-segment-po2", po2,
+                         (Int)risc0_v3.po2_min, (Int)risc0_v3.po2_max) {
+      cp_zk_po2 = (UInt)po2;
+      po2_given = True;
+   } else {
+      return False;
+   }
+   return True;
+}
+
+/* After start-up Valgrind's bad-option message does not stop the run. */
+static void refuse_po2(const HChar* why)
+{
+   VG_(fmsg_bad_option)("--zk-segment-po2", "%s\n", why);
+   VG_(exit)(1);
+}
+
+void cp_zk_check_options(void)
+{
+   if (!cp_zk_model) {
+      if (po2_given) refuse_po2("--zk-segment-po2 needs --zk-model=risc0");
+      return;
+   }
+   if (!po2_given) cp_zk_po2 = cp_zk_model->po2_default;
+   if (cp_zk_po2 < cp_zk_model->po2_min || cp_zk_po2 > cp_zk_model->po2_max)
+      refuse_po2("--zk-segment-po2 is out of the model's range");
+}
+
+void cp_zk_print_usage(void)
+{
+   VG_(printf)(
+"    --zk-model=none|risc0     also estimate the cycles of a zkVM guest:\n"
+"                              RISC Zero 3.0.5's paging and segments [none]\n"
+"    --zk-segment-po2=<N>      segments of 2^N cycles, 13 to 24 [20]\n"
+   );
 }

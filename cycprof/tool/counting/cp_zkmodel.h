@@ -31,8 +31,18 @@ typedef struct {
    UInt po2_default;             /* DEFAULT_SEGMENT_LIMIT_PO2 */
 } CpZkModel;
 
-/* The model chosen by --zk-model, NULL for none. */
+/* The model chosen by --zk-model, NULL for none (the default). */
 extern const CpZkModel* cp_zk_model;
+/* --zk-segment-po2: each segment's size is 2^po2 cycles; 0 until
+ * cp_zk_check_options gives it the model's default. */
+extern UInt cp_zk_po2;
+
+/* --zk-model and --zk-segment-po2; False for any other option. */
+Bool cp_zk_option(const HChar* arg);
+/* After all options: a po2 outside the model's range, or one given
+ * without a model, stops the run with one line naming the problem. */
+void cp_zk_check_options(void);
+void cp_zk_print_usage(void);
 
 /* The model named name, NULL if there is none. */
 const CpZkModel* cp_zk_model_named(const HChar* name);
