@@ -24,6 +24,7 @@
 #include "cp_requests.h"
 #include "cp_sp1.h"
 #include "cp_zkmodel.h"
+#include "cp_zkpager.h"
 
 /* Set by the core only for some tools; cycprof needs inline frames. */
 extern Bool VG_(clo_read_inline_info);
@@ -115,6 +116,7 @@ static void cp_post_clo_init(void)
    if (!cp_instr_on && !cp_core_option_given("--read-inline-info="))
       VG_(clo_read_inline_info) = False;
    cp_zk_check_options();
+   if (cp_zk_model) cp_zk_init();
    cp_functions_init();
    cp_owners_init();
    cp_cold_init(context_owner, cp_callstack_mark_live_contexts);
@@ -128,6 +130,7 @@ static void cp_post_clo_init(void)
 static void cp_fini(Int exitcode)
 {
    (void)exitcode;
+   cp_zk_finish();
    cp_dump_all();
 }
 

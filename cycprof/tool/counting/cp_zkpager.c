@@ -1,0 +1,242 @@
+/* cycprof: the zkVM model at run time (cp_zkpager.h), RISC Zero's pager
+ * (pager.rs) and segment loop (executor.rs) at the tag of the model's
+ * row; docs/zkvm.md gives the rules and their lines. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "cp_addrmap.h"
+#include "cp_arena.h"
+#include "cp_heap.h"
+#include "cp_zkaddr.h"
+#include "cp_zkmodel.h"
+#include "cp_zkpager.h"
+
+typedef struct {
+   ULong user, paging;
+   UInt  po2;
+} Segment;
+
+/* Node n of the tree: 1 is the root, pages are n_pages .. 2*n_pages-1
+ * (pager.rs node_idx). Two bits each: loaded, dirty. */
+static UChar* loaded;
+static UChar* dirty;
+static UInt   n_pages;
+static UInt   page_shift;
+/* The nodes set this segment, to clear them at the next (pager.rs
+ * PageStates.indexes). */
+static UInt*  touched;
+static UWord  n_touched, touched_cap;
+
+static ULong  seg_user, seg_paging;
+static ULong  threshold;
+static Segment* segments;
+static UWord  n_segments, segments_cap;
+static AddrMap costs_of;          /* Context* -> ZkCost* */
+static const CpZkModel* M;
+static Bool   started;            /* the first segment has begun */
+
+static Bool bit(const UChar* bits, UInt n) { return (bits[n >> 3] >> (n & 7)) & 1; }
+static void set_bit(UChar* bits, UInt n) { bits[n >> 3] |= (UChar)(1 << (n & 7)); }
+
+static void note_touched(UInt node)
+{
+   if (bit(loaded, node) || bit(dirty, node)) return;
+   if (n_touched == touched_cap) {
+      touched_cap = touched_cap ? 2 * touched_cap : 4096;
+      touched = cp_heap_realloc("cp.zk.touched", touched,
+                                touched_cap * sizeof(UInt));
+   }
+   touched[n_touched++] = node;
+}
+
+static ZkCost* cost_here(void)
+{
+   Bool added;
+   UWord* slot = cp_addrmap_slot(&costs_of, (UWord)cp_cur_ctx, &added);
+   if (added) {
+      ZkCost* c = cp_arena_alloc(sizeof(ZkCost));
+      VG_(memset)(c, 0, sizeof *c);
+      *slot = (UWord)c;
+   }
+   return (ZkCost*)*slot;
+}
+
+/* pager.rs page_in and fixup_costs(.., Loaded): the page, then every
+ * ancestor not yet loaded. */
+static ULong page_in(UInt node)
+{
+   ULong cost = M->page_cycles;
+   note_touched(node);
+   set_bit(loaded, node);
+   for (node >>= 1; node != 0; node >>= 1) {
+      if (bit(loaded, node)) continue;
+      note_touched(node);
+      set_bit(loaded, node);
+      cost += M->node_cycles;
+   }
+   return cost;
+}
+
+/* pager.rs page_for_writing and fixup_costs(.., Dirty): the page, then
+ * every ancestor not yet dirty (all are loaded by then). */
+static ULong page_out(UInt node)
+{
+   ULong cost = M->page_cycles;
+   set_bit(dirty, node);
+   for (node >>= 1; node != 0; node >>= 1) {
+      if (bit(dirty, node)) continue;
+      set_bit(dirty, node);
+      cost += M->node_cycles;
+   }
+   return cost;
+}
+
+/* One guest page read (and written if write); returns nothing, charges
+ * the current context and the segment. */
+static void touch_page(UInt guest, Bool write, ZkCost* sink)
+{
+   UInt node = n_pages + (guest >> page_shift);
+   ULong in = 0, out = 0;
+   if (!bit(loaded, node) && (!write || M->store_pages_in))
+      in = page_in(node);
+   if (write && !bit(dirty, node))
+      out = page_out(node);
+   if (in + out == 0) return;
+   seg_paging += in + out;
+   if (!sink) sink = cost_here();
+   sink->page_in += in;
+   sink->page_out += out;
+}
+
+/* Every guest page of the native bytes [a, a+size): an access that spans
+ * two pages touches both. */
+static void touch(Addr a, UWord size, Bool write)
+{
+   Addr page_bytes = M->page_bytes;
+   Addr x = a & ~(page_bytes - 1), last = a + (size ? size : 1) - 1;
+   for (; x <= last; x += page_bytes)
+      touch_page(cp_zkaddr_guest(x), write, NULL);
+}
+
+static void clear_pages(void)
+{
+   UWord i;
+   for (i = 0; i < n_touched; i++) {
+      UInt n = touched[i];
+      loaded[n >> 3] &= (UChar)~(1 << (n & 7));
+      dirty[n >> 3] &= (UChar)~(1 << (n & 7));
+   }
+   n_touched = 0;
+}
+
+/* executor.rs run: after pager.reset (the pager's count back at
+ * RESERVED_PAGING_CYCLES), resume loads the suspended PC and stores the
+ * input digest, both in the system page.  All of it is the segment's
+ * overhead, charged where the segment starts. */
+static void start_segment_here(void)
+{
+   ZkCost scratch = { 0, 0, 0 };
+   clear_pages();
+   seg_user = 0;
+   seg_paging = M->reserved_paging_cycles;
+   touch_page((UInt)M->start_page, True, &scratch);
+   cost_here()->segment += seg_paging;
+   started = True;
+}
+
+static void record_segment(UInt po2)
+{
+   ULong total = 1ULL << po2;
+   ZkCost* here = cost_here();
+   if (n_segments == segments_cap) {
+      segments_cap = segments_cap ? 2 * segments_cap : 64;
+      segments = cp_heap_realloc("cp.zk.segments", segments,
+                                 segments_cap * sizeof(Segment));
+   }
+   segments[n_segments].user = seg_user;
+   segments[n_segments].paging = seg_paging;
+   segments[n_segments].po2 = po2;
+   n_segments++;
+   /* The reserved cycles and the padding: what user and paging leave. */
+   here->segment += total - seg_user - seg_paging;
+}
+
+void cp_zk_init(void)
+{
+   UInt bytes;
+   M = cp_zk_model;
+   page_shift = 0;
+   while ((1u << page_shift) < M->page_bytes) page_shift++;
+   n_pages = 1u << cp_zk_tree_depth(M);
+   bytes = (2 * n_pages) / 8;
+   loaded = cp_heap_calloc("cp.zk.loaded", bytes, 1);
+   dirty = cp_heap_calloc("cp.zk.dirty", bytes, 1);
+   cp_addrmap_init(&costs_of, 1024);
+   cp_zkaddr_init(M->user_start, M->user_end);
+   threshold = (1ULL << cp_zk_po2) - cp_zk_max_insn_cycles(M, cp_zk_po2);
+}
+
+VG_REGPARM(2) void cp_zk_on_insn(Addr pc, UWord len)
+{
+   /* executor.rs run: before each step, a segment whose total exceeds
+    * the threshold closes (the first instruction opens the first). */
+   if (!started) start_segment_here();
+   else if (seg_user + seg_paging + M->reserved_cycles > threshold) {
+      record_segment(cp_zk_po2);
+      start_segment_here();
+   }
+   seg_user++;
+   if (M->fetch_loads) touch(pc, len, False);
+}
+
+VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord size)
+{
+   touch(a, size, False);
+}
+
+VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord size)
+{
+   touch(a, size, True);
+}
+
+static UInt po2_of_next_power(ULong n)
+{
+   UInt po2 = 0;
+   while ((1ULL << po2) < n) po2++;
+   return po2;
+}
+
+void cp_zk_finish(void)
+{
+   ULong user = 0, paging = 0, reserved = 0, padding = 0;
+   UWord i;
+   if (!M || !started) return;
+   /* executor.rs: the last segment is padded to the next power of two. */
+   record_segment(po2_of_next_power(seg_user + seg_paging
+                                    + M->reserved_cycles));
+   VG_(umsg)("zkVM model %s (%s); an estimate: docs/zkvm.md\n",
+             M->name, M->source);
+   VG_(umsg)("zkVM segment  po2        user      paging  reserved     padding\n");
+   for (i = 0; i < n_segments; i++) {
+      const Segment* s = &segments[i];
+      ULong pad = (1ULL << s->po2) - s->user - s->paging - M->reserved_cycles;
+      VG_(umsg)("zkVM %7lu  %3u  %10llu  %10llu  %8u  %10llu\n", i, s->po2,
+                s->user, s->paging, M->reserved_cycles, pad);
+      user += s->user;
+      paging += s->paging;
+      reserved += M->reserved_cycles;
+      padding += pad;
+   }
+   VG_(umsg)("zkVM total %lu segments: %llu cycles = user %llu + paging %llu "
+             "+ reserved %llu + padding %llu\n", n_segments,
+             user + paging + reserved + padding, user, paging, reserved,
+             padding);
+}
+
+const ZkCost* cp_zk_cost_of(const Context* ctx)
+{
+   UWord* slot;
+   if (!M || !cp_addrmap_ready(&costs_of)) return NULL;
+   slot = cp_addrmap_find(&costs_of, (UWord)ctx);
+   return slot ? (const ZkCost*)*slot : NULL;
+}

@@ -1,0 +1,36 @@
+/* cycprof: the zkVM model at run time (--zk-model, cp_zkmodel.h): which
+ * guest pages and Merkle nodes each segment has loaded and made dirty,
+ * the paging each access costs, charged to the context it runs in, and
+ * the segments the run is cut into.  The instrumented code calls the
+ * helpers below only when a model is chosen (cp_instrument.c). */
+#ifndef CP_ZKPAGER_H
+#define CP_ZKPAGER_H
+
+#include "pub_tool_basics.h"
+#include "cp_types.h"
+
+/* What the model charged to one context, beyond its instructions. */
+typedef struct {
+   ULong page_in;     /* [PageIn]: pages and nodes loaded */
+   ULong page_out;    /* [PageOut]: pages and nodes made dirty */
+   ULong segment;     /* reserved, padding and the segment-start paging
+                       * of the segments that closed in this context */
+} ZkCost;
+
+/* After the options, when a model is chosen. */
+void cp_zk_init(void);
+
+/* Before each instruction: closes the segment if it is full, counts the
+ * instruction, fetches it.  Then each data access. */
+VG_REGPARM(2) void cp_zk_on_insn(Addr pc, UWord len);
+VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord size);
+VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord size);
+
+/* At exit: closes the last segment (padded to a power of two) and prints
+ * the per-segment table in the Valgrind log. */
+void cp_zk_finish(void);
+
+/* The model's costs charged to ctx; NULL when none. */
+const ZkCost* cp_zk_cost_of(const Context* ctx);
+
+#endif
