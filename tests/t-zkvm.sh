@@ -98,6 +98,35 @@ def segments(log):
     return rows
 '
 
+# The callgrind file's Zk column: {(caller function, callee): inclusive
+# Zk of the call lines}, read here with name compression undone.
+ZK_CALLS='
+import re
+def zk_calls(path):
+    names, cur, callee, out, after_calls = {}, None, None, {}, False
+    def name(v):
+        m = re.match(r"\((\d+)\)(?: (.*))?$", v)
+        if not m:
+            return v
+        if m.group(2) is not None:
+            names[m.group(1)] = m.group(2)
+        return names.get(m.group(1), v)
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        if line.startswith("fn="):
+            cur = name(line[3:])
+        elif line.startswith("cfn="):
+            callee = name(line[4:])
+        elif line.startswith("calls="):
+            after_calls = True
+        elif after_calls and line and line[0].isdigit():
+            cost = [int(x) for x in line.split()[1:]]
+            key = (cur, callee)
+            out[key] = out.get(key, 0) + (cost[1] if len(cost) > 1 else 0)
+            after_calls = False
+    return out
+'
+
 # K fresh pages read, then W of them written, in one segment; the same
 # pages touched again; an 8-byte store across two pages.  Each run is
 # measured against the run that touches page 0 only: everything else
@@ -110,7 +139,7 @@ t_zkvm_pages() {
     zk_run write 24 48 20 01 0
     zk_run again 24 48 20 02 0
     zk_run span 24 01 01 01 1
-    pycheck "$ZK_RULES$ZK_TABLE" <<'PY' || true
+    pycheck "$ZK_RULES$ZK_TABLE$ZK_CALLS" <<'PY' || true
 import sys
 from cyc import *
 exec(sys.argv[1])
@@ -132,6 +161,27 @@ if all(len(rows) == 1 for rows in seg.values()):
     C.eq("read: the sum by hand", 15680, seg["read"][0][2] - base_paging)
     C.eq("write: the sum by hand", 15680 + 6326, seg["write"][0][2] - base_paging)
     C.eq("span: the sum by hand", 1314, seg["span"][0][2] - base_paging)
+# the callgrind file: Zk in all is the table's total, and the paging
+# shows as [PageIn] / [PageOut] under the function that caused it
+for name, rows in seg.items():
+    cg = parse_callgrind(name)
+    total = sum(r[1] + r[2] + r[3] + r[4] for r in rows)
+    C.eq("%s: events" % name, ["Ir", "Zk"], cg.events)
+    C.eq("%s: totals (Ir, Zk = the segments' cycles)" % name,
+         [sum(r[1] for r in rows), total], cg.totals)
+calls = {name: zk_calls(name) for name in runs}
+def under(name, fn, frame):
+    return calls[name].get((fn, frame), 0)
+C.eq("read_pages [PageIn] beyond the base run's", 15680,
+     under("read", "read_pages", "[PageIn]") - under("base", "read_pages", "[PageIn]"))
+C.eq("write_pages [PageOut] beyond the base run's", 6326,
+     under("write", "write_pages", "[PageOut]") - under("base", "write_pages", "[PageOut]"))
+C.eq("write_pages [PageIn]: its pages were read before", 0,
+     under("write", "write_pages", "[PageIn]") - under("base", "write_pages", "[PageIn]"))
+C.eq("again: read_pages [PageIn] as in one pass", under("write", "read_pages", "[PageIn]"),
+     under("again", "read_pages", "[PageIn]"))
+C.eq("store_across [PageIn] + [PageOut]: 322+322 + 335+335", 1314,
+     under("span", "store_across", "[PageIn]") + under("span", "store_across", "[PageOut]"))
 C.done()
 PY
 }

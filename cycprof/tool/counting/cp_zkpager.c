@@ -49,10 +49,16 @@ static void note_touched(UInt node)
    touched[n_touched++] = node;
 }
 
+/* Costs charged before the first thread has a context: in the log's
+ * table, in no file. */
+static ZkCost before_any_context;
+
 static ZkCost* cost_here(void)
 {
    Bool added;
-   UWord* slot = cp_addrmap_slot(&costs_of, (UWord)cp_cur_ctx, &added);
+   UWord* slot;
+   if (!cp_cur_ctx) return &before_any_context;
+   slot = cp_addrmap_slot(&costs_of, (UWord)cp_cur_ctx, &added);
    if (added) {
       ZkCost* c = cp_arena_alloc(sizeof(ZkCost));
       VG_(memset)(c, 0, sizeof *c);
