@@ -88,9 +88,11 @@ static ULong page_in(UInt node)
 static ULong page_out(UInt node)
 {
    ULong cost = M->page_cycles;
+   note_touched(node);
    set_bit(dirty, node);
    for (node >>= 1; node != 0; node >>= 1) {
       if (bit(dirty, node)) continue;
+      note_touched(node);
       set_bit(dirty, node);
       cost += M->node_cycles;
    }
