@@ -170,6 +170,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    if (!sb) return in;
 
    out = deepCopyIRSBExceptStmts(in);
+   if (cp_zk_model) cp_zk_instrument_begin(in);
    for (i = 0; i < (UInt)in->stmts_used; i++) {
       IRStmt* st = in->stmts[i];
       if (!counters && st->tag == Ist_IMark) {

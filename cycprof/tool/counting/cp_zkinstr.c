@@ -3,6 +3,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
+#include "cp_arena.h"
 #include "cp_ir.h"
 #include "cp_zkinstr.h"
 #include "cp_zkpager.h"
@@ -24,13 +25,62 @@ static Int size_of(IRSB* out, const IRExpr* e)
    return sizeofIRType(typeOfIRExpr(out->tyenv, e));
 }
 
+/* The superblock being instrumented: its cell (the epoch in which all
+ * its code was last fetched), the cell's value at its start, how many
+ * instructions it has and how many were seen. */
+static ULong*  sb_cell;
+static IRExpr* sb_cell_value;
+static UInt    sb_instrs, sb_seen;
+
+void cp_zk_instrument_begin(const IRSB* in)
+{
+   Int i;
+   sb_instrs = sb_seen = 0;
+   for (i = 0; i < in->stmts_used; i++)
+      if (in->stmts[i]->tag == Ist_IMark) sb_instrs++;
+   sb_cell = cp_arena_alloc(sizeof(ULong));
+   *sb_cell = 0;
+   sb_cell_value = NULL;
+}
+
+/* executor.rs: before the instruction, a full segment closes; the
+ * instruction is one user cycle of the budget left. */
+static void count_instruction(IRSB* out)
+{
+   IRExpr* left = cp_ir_load64(out, &cp_zk_budget);
+   IRExpr* full = cp_ir_tmp(out, Ity_I1,
+                            IRExpr_Binop(Iop_CmpLT64S, left, cp_ir_word(0)));
+   cp_ir_call_if(out, full, 0, "cp_zk_close_segment", cp_zk_close_segment,
+                 mkIRExprVec_0());
+   cp_ir_store64(out, &cp_zk_budget,
+                 cp_ir_binop(out, Iop_Sub64, cp_ir_load64(out, &cp_zk_budget),
+                             cp_ir_word(1)));
+}
+
+/* The fetch, called only while the superblock's code is not known to be
+ * loaded in this segment. */
+static void fetch(IRSB* out, const IRStmt* st)
+{
+   UWord flags = st->Ist.IMark.len & CP_ZK_FETCH_LEN;
+   IRExpr* stale;
+   if (!sb_cell_value) sb_cell_value = cp_ir_load64(out, sb_cell);
+   if (sb_seen == 0) flags |= CP_ZK_FETCH_FIRST;
+   if (++sb_seen == sb_instrs) flags |= CP_ZK_FETCH_LAST;
+   stale = cp_ir_tmp(out, Ity_I1,
+                     IRExpr_Binop(Iop_CmpNE64, sb_cell_value,
+                                  cp_ir_load64(out, &cp_zk_epoch)));
+   cp_ir_call_if(out, stale, 3, "cp_zk_fetch", cp_zk_fetch,
+                 mkIRExprVec_3(mkIRExpr_HWord((HWord)st->Ist.IMark.addr),
+                               mkIRExpr_HWord(flags),
+                               mkIRExpr_HWord((HWord)sb_cell)));
+}
+
 void cp_zk_instrument_stmt(IRSB* out, const IRStmt* st)
 {
    switch (st->tag) {
    case Ist_IMark:
-      cp_ir_call_if(out, NULL, 2, "cp_zk_on_insn", cp_zk_on_insn,
-                    mkIRExprVec_2(mkIRExpr_HWord((HWord)st->Ist.IMark.addr),
-                                  mkIRExpr_HWord((HWord)st->Ist.IMark.len)));
+      count_instruction(out);
+      fetch(out, st);
       break;
    case Ist_WrTmp:
       if (st->Ist.WrTmp.data->tag == Iex_Load) {

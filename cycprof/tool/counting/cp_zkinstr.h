@@ -7,6 +7,8 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
+/* Before the statements of superblock in. */
+void cp_zk_instrument_begin(const IRSB* in);
 /* The calls for statement st of the input, added to out before st. */
 void cp_zk_instrument_stmt(IRSB* out, const IRStmt* st);
 

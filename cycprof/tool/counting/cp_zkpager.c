@@ -27,8 +27,16 @@ static UInt   page_shift;
 static UInt*  touched;
 static UWord  n_touched, touched_cap;
 
-static ULong  seg_user, seg_paging;
+static ULong  seg_paging;
 static ULong  threshold;
+/* threshold - reserved - paging - user of the segment: the inline code
+ * takes 1 per instruction and calls cp_zk_close_segment when it is
+ * below 0 before one (cp_zkinstr.c).  Below 0 at start: the first
+ * instruction opens the first segment. */
+Long cp_zk_budget = -1;
+/* Changes at each segment start: a superblock whose code pages were all
+ * fetched in this epoch needs no fetch calls (cp_zk_fetch). */
+ULong cp_zk_epoch = 1;
 static Segment* segments;
 static UWord  n_segments, segments_cap;
 static AddrMap costs_of;          /* Context* -> ZkCost* */
@@ -111,6 +119,7 @@ static void touch_page(UInt guest, Bool write, ZkCost* sink)
       out = page_out(node);
    if (in + out == 0) return;
    seg_paging += in + out;
+   cp_zk_budget -= (Long)(in + out);
    if (!sink) sink = cost_here();
    sink->page_in += in;
    sink->page_out += out;
@@ -145,16 +154,24 @@ static void start_segment_here(void)
 {
    ZkCost scratch = { 0, 0, 0 };
    clear_pages();
-   seg_user = 0;
+   cp_zk_epoch++;
    seg_paging = M->reserved_paging_cycles;
+   cp_zk_budget = (Long)(threshold - M->reserved_cycles - seg_paging);
    touch_page((UInt)M->start_page, True, &scratch);
    cost_here()->segment += seg_paging;
    started = True;
 }
 
+/* The segment's instructions, from what its budget has left. */
+static ULong segment_user(void)
+{
+   return threshold - M->reserved_cycles - seg_paging - cp_zk_budget;
+}
+
 static void record_segment(UInt po2)
 {
    ULong total = 1ULL << po2;
+   ULong seg_user = segment_user();
    ZkCost* here = cost_here();
    if (n_segments == segments_cap) {
       segments_cap = segments_cap ? 2 * segments_cap : 64;
@@ -184,17 +201,31 @@ void cp_zk_init(void)
    threshold = (1ULL << cp_zk_po2) - cp_zk_max_insn_cycles(M, cp_zk_po2);
 }
 
-VG_REGPARM(2) void cp_zk_on_insn(Addr pc, UWord len)
+void cp_zk_close_segment(void)
 {
    /* executor.rs run: before each step, a segment whose total exceeds
     * the threshold closes (the first instruction opens the first). */
-   if (!started) start_segment_here();
-   else if (seg_user + seg_paging + M->reserved_cycles > threshold) {
-      record_segment(cp_zk_po2);
-      start_segment_here();
+   if (started) record_segment(cp_zk_po2);
+   start_segment_here();
+}
+
+/* The superblock whose fetch calls run from its first instruction, and
+ * the epoch they started in: if it reaches its last instruction in the
+ * same epoch, all its code pages are loaded in this segment. */
+static const ULong* fetch_run_cell;
+static ULong fetch_run_epoch;
+
+VG_REGPARM(3) void cp_zk_fetch(Addr pc, UWord len_flags, ULong* cell)
+{
+   UWord len = len_flags & CP_ZK_FETCH_LEN;
+   if (len_flags & CP_ZK_FETCH_FIRST) {
+      fetch_run_cell = cell;
+      fetch_run_epoch = cp_zk_epoch;
    }
-   seg_user++;
    if (M->fetch_loads) touch(pc, len, False);
+   if ((len_flags & CP_ZK_FETCH_LAST) && fetch_run_cell == cell
+       && fetch_run_epoch == cp_zk_epoch)
+      *cell = cp_zk_epoch;
 }
 
 VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord size)
@@ -220,7 +251,7 @@ void cp_zk_finish(void)
    UWord i;
    if (!M || !started) return;
    /* executor.rs: the last segment is padded to the next power of two. */
-   record_segment(po2_of_next_power(seg_user + seg_paging
+   record_segment(po2_of_next_power(segment_user() + seg_paging
                                     + M->reserved_cycles));
    VG_(umsg)("zkVM model %s (%s); an estimate: docs/zkvm.md\n",
              M->name, M->source);

@@ -20,9 +20,22 @@ typedef struct {
 /* After the options, when a model is chosen. */
 void cp_zk_init(void);
 
-/* Before each instruction: closes the segment if it is full, counts the
- * instruction, fetches it.  Then each data access. */
-VG_REGPARM(2) void cp_zk_on_insn(Addr pc, UWord len);
+/* The inline code's state: before each instruction, a budget below 0
+ * calls cp_zk_close_segment, then the instruction takes 1 of it; the
+ * fetch calls run only while the superblock's cell is not the epoch. */
+extern Long  cp_zk_budget;
+extern ULong cp_zk_epoch;
+void cp_zk_close_segment(void);
+
+/* An instruction's fetch: len_flags is its length, with FIRST on the
+ * superblock's first instruction and LAST on its last; cell is the
+ * superblock's, set to the epoch when all of it was fetched in one. */
+#define CP_ZK_FETCH_LEN   0xFFu
+#define CP_ZK_FETCH_FIRST 0x100u
+#define CP_ZK_FETCH_LAST  0x200u
+VG_REGPARM(3) void cp_zk_fetch(Addr pc, UWord len_flags, ULong* cell);
+
+/* Each data access. */
 VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord size);
 VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord size);
 
