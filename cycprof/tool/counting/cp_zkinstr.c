@@ -8,10 +8,49 @@
 #include "cp_zkinstr.h"
 #include "cp_zkpager.h"
 
-/* addr and size to the load or store helper, when guard (if any) holds. */
+/* Whether the access [addr, addr+size) must call its helper: it spans
+ * two blocks, or its block's entry in cp_zk_known does not say it is
+ * loaded (a load) or dirty (a store) in this segment. */
+static IRExpr* needs_helper(IRSB* out, IRExpr* addr, Int size, Bool write)
+{
+   IRExpr* block = cp_ir_binop(out, Iop_Shr64, addr,
+                               IRExpr_Const(IRConst_U8(CP_ZK_BLOCK_SHIFT)));
+   IRExpr* last = cp_ir_binop(out, Iop_Shr64,
+                              cp_ir_binop(out, Iop_Add64, addr,
+                                          cp_ir_word(size > 0 ? size - 1 : 0)),
+                              IRExpr_Const(IRConst_U8(CP_ZK_BLOCK_SHIFT)));
+   IRExpr* slot = cp_ir_binop(out, Iop_Add64,
+                              cp_ir_word((HWord)cp_zk_known),
+                              cp_ir_binop(out, Iop_Shl64,
+                                          cp_ir_binop(out, Iop_And64, block,
+                                                      cp_ir_word((1u << CP_ZK_KNOWN_BITS) - 1)),
+                                          IRExpr_Const(IRConst_U8(3))));
+   IRExpr* entry = cp_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+   IRExpr* want = cp_ir_binop(out, Iop_Or64,
+                              cp_ir_binop(out, Iop_Shl64, block,
+                                          IRExpr_Const(IRConst_U8(2))),
+                              cp_ir_binop(out, Iop_Or64,
+                                          cp_ir_load64(out, &cp_zk_known_tag),
+                                          cp_ir_word(3)));
+   /* a load is content with dirty (3) or loaded (1): OR in the 2 */
+   IRExpr* seen = write ? entry
+                        : cp_ir_binop(out, Iop_Or64, entry, cp_ir_word(2));
+   IRExpr* differs = cp_ir_binop(out, Iop_Or64,
+                                 cp_ir_binop(out, Iop_Xor64, seen, want),
+                                 cp_ir_binop(out, Iop_Xor64, block, last));
+   return cp_ir_tmp(out, Ity_I1,
+                    IRExpr_Binop(Iop_CmpNE64, differs, cp_ir_word(0)));
+}
+
+/* addr and size to the load or store helper, when guard (if any) holds
+ * and the inline check cannot tell the access costs nothing. */
 static void access(IRSB* out, IRExpr* addr, Int size, Bool write,
                    IRExpr* guard)
 {
+   IRExpr* need = needs_helper(out, addr, size, write);
+   if (guard)
+      need = cp_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, guard, need));
+   guard = need;
    if (write)
       cp_ir_call_if(out, guard, 2, "cp_zk_on_store", cp_zk_on_store,
                     mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size)));

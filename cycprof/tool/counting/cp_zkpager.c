@@ -2,6 +2,7 @@
  * (pager.rs) and segment loop (executor.rs) at the tag of the model's
  * row; docs/zkvm.md gives the rules and their lines. */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "cp_addrmap.h"
@@ -37,6 +38,8 @@ Long cp_zk_budget = -1;
 /* Changes at each segment start: a superblock whose code pages were all
  * fetched in this epoch needs no fetch calls (cp_zk_fetch). */
 ULong cp_zk_epoch = 1;
+ULong cp_zk_known[1u << CP_ZK_KNOWN_BITS];
+ULong cp_zk_known_tag = 1ULL << CP_ZK_TAG_SHIFT;
 static Segment* segments;
 static UWord  n_segments, segments_cap;
 static AddrMap costs_of;          /* Context* -> ZkCost* */
@@ -135,6 +138,17 @@ static void touch(Addr a, UWord size, Bool write)
       touch_page(cp_zkaddr_guest(x), write, NULL);
 }
 
+/* Notes block a's state for the inline code (cp_zk_known). */
+static void know(Addr a, Bool write)
+{
+   ULong block = a >> CP_ZK_BLOCK_SHIFT;
+   ULong* entry = &cp_zk_known[block & ((1u << CP_ZK_KNOWN_BITS) - 1)];
+   ULong dirty_entry = cp_zk_known_tag | (block << 2) | 3;
+   if (block >> (CP_ZK_TAG_SHIFT - 2)) return;   /* not user space */
+   if (write) *entry = dirty_entry;
+   else if (*entry != dirty_entry) *entry = dirty_entry - 2;
+}
+
 static void clear_pages(void)
 {
    UWord i;
@@ -154,6 +168,13 @@ static void start_segment_here(void)
 {
    ZkCost scratch = { 0, 0, 0 };
    clear_pages();
+   /* A new tag: no entry of the segment before matches.  When the tags
+    * wrap round, the old entries go. */
+   cp_zk_known_tag += 1ULL << CP_ZK_TAG_SHIFT;
+   if (cp_zk_known_tag == 0) {
+      VG_(memset)(cp_zk_known, 0, sizeof cp_zk_known);
+      cp_zk_known_tag = 1ULL << CP_ZK_TAG_SHIFT;
+   }
    cp_zk_epoch++;
    seg_paging = M->reserved_paging_cycles;
    cp_zk_budget = (Long)(threshold - M->reserved_cycles - seg_paging);
@@ -188,6 +209,8 @@ static void record_segment(UInt po2)
 
 void cp_zk_init(void)
 {
+   /* The inline code's blocks are the guest's pages. */
+   tl_assert((1u << CP_ZK_BLOCK_SHIFT) == cp_zk_model->page_bytes);
    UInt bytes;
    M = cp_zk_model;
    page_shift = 0;
@@ -231,11 +254,13 @@ VG_REGPARM(3) void cp_zk_fetch(Addr pc, UWord len_flags, ULong* cell)
 VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord size)
 {
    touch(a, size, False);
+   know(a, False);
 }
 
 VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord size)
 {
    touch(a, size, True);
+   know(a, True);
 }
 
 static UInt po2_of_next_power(ULong n)

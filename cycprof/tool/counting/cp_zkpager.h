@@ -35,6 +35,18 @@ void cp_zk_close_segment(void);
 #define CP_ZK_FETCH_LAST  0x200u
 VG_REGPARM(3) void cp_zk_fetch(Addr pc, UWord len_flags, ULong* cell);
 
+/* Native 1 KiB blocks (each one guest page) known loaded, or loaded and
+ * dirty, in this segment, direct-mapped: entry (tag << 40) | (block << 2)
+ * | 1 when loaded, | 3 when dirty too, tag being cp_zk_known_tag, which
+ * changes at each segment start (so no entry of an earlier segment
+ * matches).  The inline code calls the access helpers only when its entry
+ * does not say enough.  Blocks of user space stay below 2^38. */
+#define CP_ZK_KNOWN_BITS 12
+#define CP_ZK_BLOCK_SHIFT 10     /* log2 of the model's page_bytes */
+#define CP_ZK_TAG_SHIFT 40
+extern ULong cp_zk_known[1u << CP_ZK_KNOWN_BITS];
+extern ULong cp_zk_known_tag;    /* the segment's tag, << CP_ZK_TAG_SHIFT */
+
 /* Each data access. */
 VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord size);
 VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord size);
