@@ -222,6 +222,13 @@ C.eq("user cycles = instructions (the callgrind file's total)", cg.totals[0] if 
      sum(r[1] for r in rows))
 C.done()
 PY
+    # cycprof report shows the same table, from the callgrind file
+    "$HELPER_BIN" report segs >report.txt 2>&1 || note "cycprof report failed: $(head -n 2 report.txt)"
+    grep '^zkVM' report.txt >from-report.txt
+    sed -n 's/^==[0-9]*== \(zkVM.*\)$/\1/p' segs.log >from-log.txt
+    [ -s from-log.txt ] || note "no segment table in the log"
+    cmp -s from-log.txt from-report.txt ||
+        note "cycprof report's segment table differs from the log's: $(diff from-log.txt from-report.txt | head -n 3 | tr '\n' ' ')"
 }
 register zkvm-segments t_zkvm_segments
 

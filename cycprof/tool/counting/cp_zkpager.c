@@ -270,31 +270,52 @@ static UInt po2_of_next_power(ULong n)
    return po2;
 }
 
-void cp_zk_finish(void)
+static Bool finished;
+
+/* The table, a line at a time: header, one line per segment, total. */
+void cp_zk_table_lines(void (*line)(void* arg, const HChar* text), void* arg)
 {
    ULong user = 0, paging = 0, reserved = 0, padding = 0;
+   HChar text[256];
    UWord i;
-   if (!M || !started) return;
-   /* executor.rs: the last segment is padded to the next power of two. */
-   record_segment(po2_of_next_power(segment_user() + seg_paging
-                                    + M->reserved_cycles));
-   VG_(umsg)("zkVM model %s (%s); an estimate: docs/zkvm.md\n",
-             M->name, M->source);
-   VG_(umsg)("zkVM segment  po2        user      paging  reserved     padding\n");
+   if (!M || !finished) return;
+   VG_(snprintf)(text, sizeof text, "zkVM model %s (%s); an estimate: "
+                 "docs/zkvm.md", M->name, M->source);
+   line(arg, text);
+   line(arg, "zkVM segment  po2        user      paging  reserved     padding");
    for (i = 0; i < n_segments; i++) {
       const Segment* s = &segments[i];
       ULong pad = (1ULL << s->po2) - s->user - s->paging - M->reserved_cycles;
-      VG_(umsg)("zkVM %7lu  %3u  %10llu  %10llu  %8u  %10llu\n", i, s->po2,
-                s->user, s->paging, M->reserved_cycles, pad);
+      VG_(snprintf)(text, sizeof text,
+                    "zkVM %7lu  %3u  %10llu  %10llu  %8u  %10llu", i, s->po2,
+                    s->user, s->paging, M->reserved_cycles, pad);
+      line(arg, text);
       user += s->user;
       paging += s->paging;
       reserved += M->reserved_cycles;
       padding += pad;
    }
-   VG_(umsg)("zkVM total %lu segments: %llu cycles = user %llu + paging %llu "
-             "+ reserved %llu + padding %llu\n", n_segments,
-             user + paging + reserved + padding, user, paging, reserved,
-             padding);
+   VG_(snprintf)(text, sizeof text, "zkVM total %lu segments: %llu cycles = "
+                 "user %llu + paging %llu + reserved %llu + padding %llu",
+                 n_segments, user + paging + reserved + padding, user, paging,
+                 reserved, padding);
+   line(arg, text);
+}
+
+static void log_line(void* arg, const HChar* text)
+{
+   (void)arg;
+   VG_(umsg)("%s\n", text);
+}
+
+void cp_zk_finish(void)
+{
+   if (!M || !started || finished) return;
+   /* executor.rs: the last segment is padded to the next power of two. */
+   record_segment(po2_of_next_power(segment_user() + seg_paging
+                                    + M->reserved_cycles));
+   finished = True;
+   cp_zk_table_lines(log_line, NULL);
 }
 
 const ZkCost* cp_zk_cost_of(const Context* ctx)

@@ -55,6 +55,10 @@ VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord size);
  * the per-segment table in the Valgrind log. */
 void cp_zk_finish(void);
 
+/* Calls line(arg, text) for each line of the segment table (after
+ * cp_zk_finish), for the callgrind file's desc: lines. */
+void cp_zk_table_lines(void (*line)(void* arg, const HChar* text), void* arg);
+
 /* The model's costs charged to ctx; NULL when none. */
 const ZkCost* cp_zk_cost_of(const Context* ctx);
 

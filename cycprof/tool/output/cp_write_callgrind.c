@@ -17,6 +17,7 @@
 #include "cp_sys.h"
 #include "cp_write_callgrind.h"
 #include "cp_zkmodel.h"
+#include "cp_zkpager.h"
 
 #ifndef CYCPROF_VERSION
 #define CYCPROF_VERSION "0.1"
@@ -87,6 +88,14 @@ static void write_body(OutFile* out, Namer* nm, const RecordList* l)
  * KCachegrind only looks for it in the first 2 KiB: so "events:" comes
  * last and the command line is cut to fit. */
 #define MAX_CMD_IN_HEADER 1024
+
+/* A line of the zkVM segment table, as a comment at the end of the file
+ * (as the regions' lines: a long table before "events:" would hide it
+ * from KCachegrind, which reads only the first 2 KiB for it). */
+static void put_zk_line(void* out, const HChar* text)
+{
+   cp_outfile_printf(out, "# cycprof-zkvm\t%s\n", text);
+}
 
 static void write_header(OutFile* out, ULong total, ULong zk_total,
                          const HChar* cmd)
@@ -205,6 +214,7 @@ Bool cp_write_callgrind(const HChar* path, ULong* inclusive,
    write_body(out, &nm, &records);
    cp_outfile_puts(out, "\n");
    cp_regions_write_callgrind(out);
+   cp_zk_table_lines(put_zk_line, out);
    if (cp_zk_model)
       cp_outfile_printf(out, "totals: %llu %llu\n", total,
                         zk_total_of(&records));
