@@ -250,3 +250,33 @@ t_zkvm_none() {
         fail "--zk-model=none changed the callgrind file: $(head -n 4 d.txt | tr '\n' ' ')"
 }
 register zkvm-none t_zkvm_none
+
+# Dump requests: each part carries the model's costs of its own stretch
+# of the run, as it carries its own instructions, so the parts' Zk add
+# up to the segment table's total (and their Ir to its user cycles).
+t_zkvm_parts() {
+    need_tool
+    _locked prog-zkdumps gcc -O1 -g -I"$REPO_DIR/cycprof/include" -o "$BIN/zkdumps" \
+        "$TESTS_DIR/progs/dumps.c" >"$W/cache/prog-zkdumps.log" 2>&1
+    [ -x "$BIN/zkdumps" ] || fail "cannot build dumps.c: $(head -n 3 "$W/cache/prog-zkdumps.log")"
+    cycprof "$PWD/parts" "$PWD/parts.log" --pprof=no --zk-model=risc0 -- "$BIN/zkdumps" \
+        >parts.stdout 2>&1 </dev/null
+    echo $? >parts.rc
+    check_run parts cg
+    pycheck "$ZK_TABLE" <<'PY' || true
+import glob, sys
+from cyc import *
+exec(sys.argv[1])
+C = Checker()
+rows = segments("parts.log")
+files = sorted(glob.glob("parts") + glob.glob("parts.[0-9]*"))
+C.true(len(files) >= 2, "several parts (got %s)" % files)
+tot = [parse_callgrind(f).totals for f in files]
+C.eq("parts' Zk summed = the table's cycles", sum(r[1] + r[2] + r[3] + r[4] for r in rows),
+     sum(t[1] for t in tot if t and len(t) > 1))
+C.eq("parts' Ir summed = the table's user cycles", sum(r[1] for r in rows),
+     sum(t[0] for t in tot if t))
+C.done()
+PY
+}
+register zkvm-parts t_zkvm_parts

@@ -325,3 +325,13 @@ const ZkCost* cp_zk_cost_of(const Context* ctx)
    slot = cp_addrmap_find(&costs_of, (UWord)ctx);
    return slot ? (const ZkCost*)*slot : NULL;
 }
+
+void cp_zk_zero_part(void)
+{
+   UWord i;
+   if (!M) return;
+   for (i = 0; i < costs_of.map.capacity; i++)
+      if (costs_of.map.keys[i] != 0)
+         VG_(memset)(*(ZkCost**)cp_wordmap_value(&costs_of.map, i), 0,
+                     sizeof(ZkCost));
+}

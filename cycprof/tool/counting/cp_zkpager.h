@@ -59,6 +59,10 @@ void cp_zk_finish(void);
  * cp_zk_finish), for the callgrind file's desc: lines. */
 void cp_zk_table_lines(void (*line)(void* arg, const HChar* text), void* arg);
 
+/* After a part of the profile is written (a dump request): the next
+ * part starts its model costs from 0, as its instruction counts. */
+void cp_zk_zero_part(void);
+
 /* The model's costs charged to ctx; NULL when none. */
 const ZkCost* cp_zk_cost_of(const Context* ctx);
 
