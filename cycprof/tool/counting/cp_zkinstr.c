@@ -11,27 +11,28 @@
 /* Whether the access [addr, addr+size) must call its helper: it spans
  * two blocks, or its block's entry in cp_zk_known does not say it is
  * loaded (a load) or dirty (a store) in this segment. */
+static IRExpr* shift(IRSB* out, IROp op, IRExpr* e, UInt bits)
+{
+   return cp_ir_binop(out, op, e, IRExpr_Const(IRConst_U8((UChar)bits)));
+}
+
 static IRExpr* needs_helper(IRSB* out, IRExpr* addr, Int size, Bool write)
 {
-   IRExpr* block = cp_ir_binop(out, Iop_Shr64, addr,
-                               IRExpr_Const(IRConst_U8(CP_ZK_BLOCK_SHIFT)));
-   IRExpr* last = cp_ir_binop(out, Iop_Shr64,
-                              cp_ir_binop(out, Iop_Add64, addr,
-                                          cp_ir_word(size > 0 ? size - 1 : 0)),
-                              IRExpr_Const(IRConst_U8(CP_ZK_BLOCK_SHIFT)));
-   IRExpr* slot = cp_ir_binop(out, Iop_Add64,
-                              cp_ir_word((HWord)cp_zk_known),
-                              cp_ir_binop(out, Iop_Shl64,
-                                          cp_ir_binop(out, Iop_And64, block,
-                                                      cp_ir_word((1u << CP_ZK_KNOWN_BITS) - 1)),
-                                          IRExpr_Const(IRConst_U8(3))));
-   IRExpr* entry = cp_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+   const ULong index_mask = (1u << CP_ZK_KNOWN_BITS) - 1;
+   IRExpr* block = shift(out, Iop_Shr64, addr, CP_ZK_BLOCK_SHIFT);
+   IRExpr* end = cp_ir_binop(out, Iop_Add64, addr,
+                             cp_ir_word(size > 0 ? size - 1 : 0));
+   IRExpr* last = shift(out, Iop_Shr64, end, CP_ZK_BLOCK_SHIFT);
+   IRExpr* index = cp_ir_binop(out, Iop_And64, block, cp_ir_word(index_mask));
+   IRExpr* slot = cp_ir_binop(out, Iop_Add64, cp_ir_word((HWord)cp_zk_known),
+                              shift(out, Iop_Shl64, index, 3));
+   IRExpr* entry = cp_ir_tmp(out, Ity_I64,
+                             IRExpr_Load(Iend_LE, Ity_I64, slot));
+   IRExpr* tag = cp_ir_binop(out, Iop_Or64,
+                             cp_ir_load64(out, &cp_zk_known_tag),
+                             cp_ir_word(3));
    IRExpr* want = cp_ir_binop(out, Iop_Or64,
-                              cp_ir_binop(out, Iop_Shl64, block,
-                                          IRExpr_Const(IRConst_U8(2))),
-                              cp_ir_binop(out, Iop_Or64,
-                                          cp_ir_load64(out, &cp_zk_known_tag),
-                                          cp_ir_word(3)));
+                              shift(out, Iop_Shl64, block, 2), tag);
    /* a load is content with dirty (3) or loaded (1): OR in the 2 */
    IRExpr* seen = write ? entry
                         : cp_ir_binop(out, Iop_Or64, entry, cp_ir_word(2));

@@ -46,8 +46,15 @@ static AddrMap costs_of;          /* Context* -> ZkCost* */
 static const CpZkModel* M;
 static Bool   started;            /* the first segment has begun */
 
-static Bool bit(const UChar* bits, UInt n) { return (bits[n >> 3] >> (n & 7)) & 1; }
-static void set_bit(UChar* bits, UInt n) { bits[n >> 3] |= (UChar)(1 << (n & 7)); }
+static Bool bit(const UChar* bits, UInt n)
+{
+   return (bits[n >> 3] >> (n & 7)) & 1;
+}
+
+static void set_bit(UChar* bits, UInt n)
+{
+   bits[n >> 3] |= (UChar)(1 << (n & 7));
+}
 
 static void note_touched(UInt node)
 {
@@ -209,9 +216,9 @@ static void record_segment(UInt po2)
 
 void cp_zk_init(void)
 {
+   UInt bytes;
    /* The inline code's blocks are the guest's pages. */
    tl_assert((1u << CP_ZK_BLOCK_SHIFT) == cp_zk_model->page_bytes);
-   UInt bytes;
    M = cp_zk_model;
    page_shift = 0;
    while ((1u << page_shift) < M->page_bytes) page_shift++;
