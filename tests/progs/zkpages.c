@@ -1,13 +1,15 @@
 /* A known page pattern for the zkVM model (tests/t-zkvm.sh).
  *
- *   zkpages K W R S
+ *   zkpages K W R S [ADDRESS]
  *
  * Maps 64 KiB between two PROT_NONE pages (so the model places it as a run
  * of its own, 64 KiB aligned in the guest), then R times: reads the first
  * byte of each of the first K 1 KiB pages, in order, then writes the first
  * byte of each of the first W.  With S=1, then one 8-byte store across
  * the boundary of pages 1 and 2.  Give K, W and R with two digits each, so
- * that every run has the same arguments' length (the same stack). */
+ * that every run has the same arguments' length (the same stack).  With
+ * ADDRESS (hex, 13 digits), the mapping is made there (MAP_FIXED_NOREPLACE):
+ * the model's guest layout must not depend on it. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -36,10 +38,16 @@ int main(int argc, char** argv)
    unsigned sum = 0;
    int k, w, r, s;
    unsigned char* map;
-   if (argc != 5) return 2;
+   void* at = NULL;
+   int fixed = 0;
+   if (argc != 5 && argc != 6) return 2;
    k = atoi(argv[1]), w = atoi(argv[2]), r = atoi(argv[3]), s = atoi(argv[4]);
-   map = mmap(NULL, BUF + 2 * GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
-              -1, 0);
+   if (argc == 6) {
+      at = (void*)strtoul(argv[5], NULL, 16);
+      fixed = MAP_FIXED_NOREPLACE;
+   }
+   map = mmap(at, BUF + 2 * GUARD, PROT_NONE,
+              MAP_PRIVATE | MAP_ANONYMOUS | fixed, -1, 0);
    if (map == MAP_FAILED
        || mprotect(map + GUARD, BUF, PROT_READ | PROT_WRITE) != 0)
       return 3;
