@@ -145,6 +145,30 @@ static void cell(char *buf, size_t len, uint64_t v, uint64_t total, int percs)
         snprintf(buf, len, "%s", num);
 }
 
+/* The zkVM segment table a profile made with --zk-model carries as
+ * '# cycprof-zkvm' comment lines (docs/zkvm.md), as the tool printed it;
+ * nothing for other files. */
+static void print_zk_table(const char *path)
+{
+    static const char prefix[] = "# cycprof-zkvm\t";
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    int any = 0;
+    if (!f)
+        return;
+    while (getline(&line, &cap, f) > 0) {
+        if (strncmp(line, prefix, sizeof prefix - 1) != 0)
+            continue;
+        fputs(line + sizeof prefix - 1, stdout);
+        any = 1;
+    }
+    if (any)
+        putchar('\n');
+    free(line);
+    fclose(f);
+}
+
 static void print_header(const opts_t *o, const char *cmd, char **files,
                          int nfiles, const char *events, const char *sort,
                          const char *ranking)
@@ -244,6 +268,8 @@ static int report_functions(const opts_t *o)
         all[e] = (int)e;
     rc_print_totals(stdout, &p, all, p.nev);
     putchar('\n');
+    for (int i = 0; i < o->nfiles; i++)
+        print_zk_table(o->files[i]);
 
     /* All events are shown, in file order, like callgrind_annotate; the
      * sort order only decides the ranking. */

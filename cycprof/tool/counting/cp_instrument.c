@@ -24,6 +24,8 @@
 #include "cp_ir.h"
 #include "cp_sbinfo.h"
 #include "cp_types.h"
+#include "cp_zkinstr.h"
+#include "cp_zkmodel.h"
 
 /* With the running count on (cp_collect.h): *slot += the instructions
  * before this exit group, if taken. */
@@ -168,12 +170,16 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    if (!sb) return in;
 
    out = deepCopyIRSBExceptStmts(in);
+   if (cp_zk_model) cp_zk_instrument_begin(in);
    for (i = 0; i < (UInt)in->stmts_used; i++) {
       IRStmt* st = in->stmts[i];
       if (!counters && st->tag == Ist_IMark) {
          counters = add_prologue(out, sb, layout);
          if (cp_running_on) running = cp_ir_load64(out, &cp_dense.running);
       }
+      /* The zkVM model's calls: after the prologue, which sets the
+       * context they charge. */
+      if (cp_zk_model) cp_zk_instrument_stmt(out, st);
       if (st->tag == Ist_IMark) {
          current_instr = (Addr)st->Ist.IMark.addr;
          n_instrs++;

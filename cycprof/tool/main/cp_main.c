@@ -23,6 +23,8 @@
 #include "cp_regions.h"
 #include "cp_requests.h"
 #include "cp_sp1.h"
+#include "cp_zkmodel.h"
+#include "cp_zkpager.h"
 
 /* Set by the core only for some tools; cycprof needs inline frames. */
 extern Bool VG_(clo_read_inline_info);
@@ -33,13 +35,15 @@ extern Bool VG_(clo_read_inline_info);
 static Bool process_option(const HChar* arg)
 {
    return cp_process_option(arg) || cp_collect_option(arg)
-          || cp_sp1_option(arg) || cp_det_option(arg);
+          || cp_sp1_option(arg) || cp_det_option(arg)
+          || cp_zk_option(arg);
 }
 
 static void print_usage(void)
 {
    cp_print_usage();
    cp_det_print_usage();
+   cp_zk_print_usage();
 }
 
 /* A forked child writes its own files, named with its own pid. */
@@ -111,6 +115,8 @@ static void cp_post_clo_init(void)
     * default, so only the arguments tell whether the user chose. */
    if (!cp_instr_on && !cp_core_option_given("--read-inline-info="))
       VG_(clo_read_inline_info) = False;
+   cp_zk_check_options();
+   if (cp_zk_model) cp_zk_init();
    cp_functions_init();
    cp_owners_init();
    cp_cold_init(context_owner, cp_callstack_mark_live_contexts);
@@ -124,6 +130,7 @@ static void cp_post_clo_init(void)
 static void cp_fini(Int exitcode)
 {
    (void)exitcode;
+   cp_zk_finish();
    cp_dump_all();
 }
 

@@ -28,6 +28,8 @@
 #include "cp_sbinfo.h"
 #include "cp_sys.h"
 #include "cp_unnamed.h"
+#include "cp_zkmodel.h"
+#include "cp_zkpager.h"
 
 static Int cmp_uint(UInt a, UInt b) { return a < b ? -1 : a > b; }
 static Int cmp_addr(Addr a, Addr b) { return a < b ? -1 : a > b; }
@@ -100,7 +102,9 @@ static void keep_record(RecordList* l)
 {
    Record* r = &l->items[l->used];
    UInt* slot = index_slot(l, r);
+   if (r->zk == 0) r->zk = r->cost;   /* instructions: one cycle each */
    if (*slot) {
+      l->items[*slot - 1].zk += r->zk;
       l->items[*slot - 1].cost += r->cost;
       l->items[*slot - 1].calls += r->calls;
    } else {
@@ -131,10 +135,12 @@ static SrcPos frame_function(Naming* nm, const Context* c, Addr fallback)
    return p;
 }
 
-static void new_call(RecordList* l, SrcPos caller, Addr addr, SrcPos callee,
-                     Addr callee_addr, ULong calls, ULong cost)
+static void new_call_zk(RecordList* l, SrcPos caller, Addr addr,
+                        SrcPos callee, Addr callee_addr, ULong calls,
+                        ULong cost, ULong zk)
 {
    Record* r = new_record(l);
+   r->zk = zk;
    r->is_call = True;
    r->at = caller;
    r->addr = addr;
@@ -143,6 +149,12 @@ static void new_call(RecordList* l, SrcPos caller, Addr addr, SrcPos callee,
    r->calls = calls;
    r->cost = cost;
    keep_record(l);
+}
+
+static void new_call(RecordList* l, SrcPos caller, Addr addr, SrcPos callee,
+                     Addr callee_addr, ULong calls, ULong cost)
+{
+   new_call_zk(l, caller, addr, callee, callee_addr, calls, cost, 0);
 }
 
 /* What the code of each superblock belongs to, computed once for all
@@ -427,6 +439,7 @@ static UInt collect_context_costs(Naming* nm, RecordList* l,
 /* A call line per context, in the caller frame's function block, carrying
  * arc[id] (cp_cg_arcs.h). */
 static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
+                          const ULong* zk_arc,
                           const SuperblockFunction* sb_fn)
 {
    UnnamedBases bases = { 0 };
@@ -458,12 +471,84 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
          }
       }
       caller.line = cp_naming_function_at(nm, callsite).line;
-      new_call(l, caller, callsite,
-               cp_naming_function_at(nm, cp_context_fn(c)),
-               cp_context_fn(c), cp_context_calls(c), arc[id]);
+      new_call_zk(l, caller, callsite,
+                  cp_naming_function_at(nm, cp_context_fn(c)),
+                  cp_context_fn(c), cp_context_calls(c), arc[id],
+                  zk_arc ? zk_arc[id] : 0);
    }
    cp_heap_free(ran.items);
    cp_heap_free(bases.items);
+}
+
+/* --zk-model: each context's inclusive zkVM cycles (its inclusive
+ * instructions plus the model's costs charged in its subtree; parents
+ * have smaller ids), made into call-line costs by the walk that makes
+ * inclusive[]'s (cp_cg_arcs.h).  NULL without a model. */
+static ULong* zk_arcs(Naming* nm, const ULong* inclusive)
+{
+   UInt id, n = cp_context_count();
+   ULong* zk;
+   ArcWalk* w;
+   const Context* c;
+   if (!cp_zk_model) return NULL;
+   zk = cp_heap_calloc("cp.cg.zk", n + 1, sizeof(ULong));
+   for (id = n; id >= 1; id--) {
+      const ZkCost* z;
+      c = cp_context_by_id(id);
+      z = cp_zk_cost_of(c);
+      if (z) zk[id] += z->page_in + z->page_out + z->segment;
+      if (c->parent_id) zk[c->parent_id] += zk[id];
+   }
+   for (id = 1; id <= n; id++) zk[id] += inclusive[id];
+   w = cp_arcs_begin(zk);
+   while ((c = cp_arcs_next(w)) != NULL)
+      if (c->kind != CtxRoot)
+         cp_arcs_set_function(w, function_key(frame_function(nm, c, 0)));
+   cp_arcs_finish(w);
+   return zk;
+}
+
+/* A frame named name under caller's function, costing zk zkVM cycles and
+ * no instruction: RISC Zero's profiler's [PageIn] and [PageOut]. */
+static void zk_frame(Naming* nm, RecordList* l, const SrcPos* caller,
+                     const HChar* name, ULong zk)
+{
+   SrcPos frame;
+   Record* r;
+   if (zk == 0) return;
+   if (caller) {
+      frame = *caller;
+   } else {   /* a thread's root: no function to call it from */
+      frame.obj = cp_strtab_intern(nm->names, CP_UNKNOWN_NAME);
+      frame.file = frame.obj;
+   }
+   frame.fn = cp_strtab_intern(nm->names, name);
+   frame.line = 0;
+   if (caller) new_call_zk(l, *caller, 0, frame, 0, 1, 0, zk);
+   r = new_record(l);
+   r->at = frame;
+   r->zk = zk;
+   keep_record(l);
+}
+
+/* The model's costs of each context, as frames under its function. */
+static void collect_zk_frames(Naming* nm, RecordList* l)
+{
+   UInt id, n = cp_context_count();
+   if (!cp_zk_model) return;
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_by_id(id);
+      const ZkCost* z = cp_zk_cost_of(c);
+      SrcPos frame;
+      if (!z) continue;
+      if (c->kind != CtxRoot) frame = frame_function(nm, c, 0);
+      zk_frame(nm, l, c->kind != CtxRoot ? &frame : NULL, "[PageIn]",
+               z->page_in);
+      zk_frame(nm, l, c->kind != CtxRoot ? &frame : NULL, "[PageOut]",
+               z->page_out);
+      zk_frame(nm, l, c->kind != CtxRoot ? &frame : NULL, "[Segment]",
+               z->segment);
+   }
 }
 
 void cp_cg_collect(StrTab* names, ULong* inclusive,
@@ -476,13 +561,17 @@ void cp_cg_collect(StrTab* names, ULong* inclusive,
    /* Wall ms at the end of each step, for --stats=yes. */
    ULong ms[4];
    UInt pure;
+   ULong* zk_arc;
    ms[0] = cp_sys_now_ms();
    cp_naming_init(&nm, names);
    collect_self_costs(&nm, l, sb_fn, runs);
    ms[1] = cp_sys_now_ms();
+   zk_arc = zk_arcs(&nm, inclusive);
    pure = collect_context_costs(&nm, l, inclusive, sb_fn);
    ms[2] = cp_sys_now_ms();
-   collect_calls(&nm, l, inclusive, sb_fn);
+   collect_calls(&nm, l, inclusive, zk_arc, sb_fn);
+   collect_zk_frames(&nm, l);
+   cp_heap_free(zk_arc);
    ms[3] = cp_sys_now_ms();
    if (VG_(clo_stats))
       VG_(dmsg)("cycprof: callgrind file: self costs %llu ms, contexts "

@@ -15,6 +15,8 @@ typedef struct {
    Addr   callee_addr;
    ULong  calls;
    ULong  cost;     /* self cost, or inclusive cost of the call */
+   ULong  zk;       /* --zk-model: zkVM cycles of the same (kept: cost
+                     * when 0) */
 } Record;
 
 typedef struct {

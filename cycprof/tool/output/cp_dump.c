@@ -18,6 +18,7 @@
 #include "cp_heap.h"
 #include "cp_parts.h"
 #include "cp_regions.h"
+#include "cp_zkpager.h"
 #include "cp_context.h"
 #include "cp_costs.h"
 #include "cp_counters.h"
@@ -445,6 +446,7 @@ void cp_dump_zero(void)
    UInt id, n = cp_context_count();
    for (id = 1; id <= n; id++) cp_context_zero(cp_context_by_id(id));
    cp_regions_zero_part();
+   cp_zk_zero_part();
 }
 
 void cp_dump_all(void)

@@ -16,6 +16,8 @@
 #include "cp_regions.h"
 #include "cp_sys.h"
 #include "cp_write_callgrind.h"
+#include "cp_zkmodel.h"
+#include "cp_zkpager.h"
 
 #ifndef CYCPROF_VERSION
 #define CYCPROF_VERSION "0.1"
@@ -75,7 +77,9 @@ static void write_body(OutFile* out, Namer* nm, const RecordList* l)
          cp_outfile_puts(out, "\n");
       }
       put_position(out, r->addr, r->at.line);
-      cp_outfile_printf(out, " %llu\n", r->cost);
+      cp_outfile_printf(out, " %llu", r->cost);
+      if (cp_zk_model) cp_outfile_printf(out, " %llu", r->zk);
+      cp_outfile_puts(out, "\n");
       prev = r;
    }
 }
@@ -85,7 +89,16 @@ static void write_body(OutFile* out, Namer* nm, const RecordList* l)
  * last and the command line is cut to fit. */
 #define MAX_CMD_IN_HEADER 1024
 
-static void write_header(OutFile* out, ULong total, const HChar* cmd)
+/* A line of the zkVM segment table, as a comment at the end of the file
+ * (as the regions' lines: a long table before "events:" would hide it
+ * from KCachegrind, which reads only the first 2 KiB for it). */
+static void put_zk_line(void* out, const HChar* text)
+{
+   cp_outfile_printf(out, "# cycprof-zkvm\t%s\n", text);
+}
+
+static void write_header(OutFile* out, ULong total, ULong zk_total,
+                         const HChar* cmd)
 {
    HChar shown[MAX_CMD_IN_HEADER + 4];
    SizeT len = VG_(strlen)(cmd);
@@ -105,12 +118,26 @@ static void write_header(OutFile* out, ULong total, const HChar* cmd)
       "desc: Trigger: %s\n"
       "desc: Deterministic: %s\n"
       "positions: %s\n"
-      "event: Ir : Instructions (exact)\n"
-      "events: Ir\n"
-      "summary: %llu\n",
+      "event: Ir : Instructions (exact)\n",
       VG_(getpid)(), shown, cp_parts_number(), cp_parts_trigger(), cp_det_describe(),
-      cp_opts.dump_instr ? "instr line" : "line",
-      total);
+      cp_opts.dump_instr ? "instr line" : "line");
+   if (cp_zk_model)
+      cp_outfile_printf(out, "event: Zk : zkVM cycles (%s model, an "
+                        "estimate)\nevents: Ir Zk\nsummary: %llu %llu\n",
+                        cp_zk_model->name, total, zk_total);
+   else
+      cp_outfile_printf(out, "events: Ir\nsummary: %llu\n", total);
+}
+
+/* The zkVM cycles of the file: its self costs' (calls carry inclusive
+ * costs). */
+static ULong zk_total_of(const RecordList* l)
+{
+   ULong sum = 0;
+   UInt i;
+   for (i = 0; i < l->used; i++)
+      if (!l->items[i].is_call) sum += l->items[i].zk;
+   return sum;
 }
 
 typedef struct {
@@ -183,11 +210,16 @@ Bool cp_write_callgrind(const HChar* path, ULong* inclusive,
    for (space = 0; space < 3; space++)
       nm.defined[space] = cp_heap_calloc("cp.cg.defined",
                                       cp_strtab_count(names) + 1, 1);
-   write_header(out, total, cmd);
+   write_header(out, total, zk_total_of(&records), cmd);
    write_body(out, &nm, &records);
    cp_outfile_puts(out, "\n");
    cp_regions_write_callgrind(out);
-   cp_outfile_printf(out, "totals: %llu\n", total);
+   cp_zk_table_lines(put_zk_line, out);
+   if (cp_zk_model)
+      cp_outfile_printf(out, "totals: %llu %llu\n", total,
+                        zk_total_of(&records));
+   else
+      cp_outfile_printf(out, "totals: %llu\n", total);
    ok = cp_outfile_commit(out);
    if (VG_(clo_stats))
       VG_(dmsg)("cycprof: callgrind file: written in %llu ms\n",

@@ -1,0 +1,344 @@
+/* cycprof: the zkVM model at run time (cp_zkpager.h), RISC Zero's pager
+ * (pager.rs) and segment loop (executor.rs) at the tag of the model's
+ * row; docs/zkvm.md gives the rules and their lines. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "cp_addrmap.h"
+#include "cp_arena.h"
+#include "cp_heap.h"
+#include "cp_zkaddr.h"
+#include "cp_zkmodel.h"
+#include "cp_zkpager.h"
+
+typedef struct {
+   ULong user, paging;
+   UInt  po2;
+} Segment;
+
+/* Node n of the tree: 1 is the root, pages are n_pages .. 2*n_pages-1
+ * (pager.rs node_idx). Two bits each: loaded, dirty. */
+static UChar* loaded;
+static UChar* dirty;
+static UInt   n_pages;
+static UInt   page_shift;
+/* The nodes set this segment, to clear them at the next (pager.rs
+ * PageStates.indexes). */
+static UInt*  touched;
+static UWord  n_touched, touched_cap;
+
+static ULong  seg_paging;
+static ULong  threshold;
+/* threshold - reserved - paging - user of the segment: the inline code
+ * takes 1 per instruction and calls cp_zk_close_segment when it is
+ * below 0 before one (cp_zkinstr.c).  Below 0 at start: the first
+ * instruction opens the first segment. */
+Long cp_zk_budget = -1;
+/* Changes at each segment start: a superblock whose code pages were all
+ * fetched in this epoch needs no fetch calls (cp_zk_fetch). */
+ULong cp_zk_epoch = 1;
+ULong cp_zk_known[1u << CP_ZK_KNOWN_BITS];
+ULong cp_zk_known_tag = 1ULL << CP_ZK_TAG_SHIFT;
+static Segment* segments;
+static UWord  n_segments, segments_cap;
+static AddrMap costs_of;          /* Context* -> ZkCost* */
+static const CpZkModel* M;
+static Bool   started;            /* the first segment has begun */
+
+static Bool bit(const UChar* bits, UInt n)
+{
+   return (bits[n >> 3] >> (n & 7)) & 1;
+}
+
+static void set_bit(UChar* bits, UInt n)
+{
+   bits[n >> 3] |= (UChar)(1 << (n & 7));
+}
+
+static void note_touched(UInt node)
+{
+   if (bit(loaded, node) || bit(dirty, node)) return;
+   if (n_touched == touched_cap) {
+      touched_cap = touched_cap ? 2 * touched_cap : 4096;
+      touched = cp_heap_realloc("cp.zk.touched", touched,
+                                touched_cap * sizeof(UInt));
+   }
+   touched[n_touched++] = node;
+}
+
+/* Costs charged before the first thread has a context: in the log's
+ * table, in no file. */
+static ZkCost before_any_context;
+
+static ZkCost* cost_here(void)
+{
+   Bool added;
+   UWord* slot;
+   if (!cp_cur_ctx) return &before_any_context;
+   slot = cp_addrmap_slot(&costs_of, (UWord)cp_cur_ctx, &added);
+   if (added) {
+      ZkCost* c = cp_arena_alloc(sizeof(ZkCost));
+      VG_(memset)(c, 0, sizeof *c);
+      *slot = (UWord)c;
+   }
+   return (ZkCost*)*slot;
+}
+
+/* pager.rs page_in and fixup_costs(.., Loaded): the page, then every
+ * ancestor not yet loaded. */
+static ULong page_in(UInt node)
+{
+   ULong cost = M->page_cycles;
+   note_touched(node);
+   set_bit(loaded, node);
+   for (node >>= 1; node != 0; node >>= 1) {
+      if (bit(loaded, node)) continue;
+      note_touched(node);
+      set_bit(loaded, node);
+      cost += M->node_cycles;
+   }
+   return cost;
+}
+
+/* pager.rs page_for_writing and fixup_costs(.., Dirty): the page, then
+ * every ancestor not yet dirty (all are loaded by then). */
+static ULong page_out(UInt node)
+{
+   ULong cost = M->page_cycles;
+   note_touched(node);
+   set_bit(dirty, node);
+   for (node >>= 1; node != 0; node >>= 1) {
+      if (bit(dirty, node)) continue;
+      note_touched(node);
+      set_bit(dirty, node);
+      cost += M->node_cycles;
+   }
+   return cost;
+}
+
+/* One guest page read (and written if write); returns nothing, charges
+ * the current context and the segment. */
+static void touch_page(UInt guest, Bool write, ZkCost* sink)
+{
+   UInt node = n_pages + (guest >> page_shift);
+   ULong in = 0, out = 0;
+   if (!bit(loaded, node) && (!write || M->store_pages_in))
+      in = page_in(node);
+   if (write && !bit(dirty, node))
+      out = page_out(node);
+   if (in + out == 0) return;
+   seg_paging += in + out;
+   cp_zk_budget -= (Long)(in + out);
+   if (!sink) sink = cost_here();
+   sink->page_in += in;
+   sink->page_out += out;
+}
+
+/* Every guest page of the native bytes [a, a+size): an access that spans
+ * two pages touches both. */
+static void touch(Addr a, UWord size, Bool write)
+{
+   Addr page_bytes = M->page_bytes;
+   Addr x = a & ~(page_bytes - 1), last = a + (size ? size : 1) - 1;
+   for (; x <= last; x += page_bytes)
+      touch_page(cp_zkaddr_guest(x), write, NULL);
+}
+
+/* Notes block a's state for the inline code (cp_zk_known). */
+static void know(Addr a, Bool write)
+{
+   ULong block = a >> CP_ZK_BLOCK_SHIFT;
+   ULong* entry = &cp_zk_known[block & ((1u << CP_ZK_KNOWN_BITS) - 1)];
+   ULong dirty_entry = cp_zk_known_tag | (block << 2) | 3;
+   if (block >> (CP_ZK_TAG_SHIFT - 2)) return;   /* not user space */
+   if (write) *entry = dirty_entry;
+   else if (*entry != dirty_entry) *entry = dirty_entry - 2;
+}
+
+static void clear_pages(void)
+{
+   UWord i;
+   for (i = 0; i < n_touched; i++) {
+      UInt n = touched[i];
+      loaded[n >> 3] &= (UChar)~(1 << (n & 7));
+      dirty[n >> 3] &= (UChar)~(1 << (n & 7));
+   }
+   n_touched = 0;
+}
+
+/* executor.rs run: after pager.reset (the pager's count back at
+ * RESERVED_PAGING_CYCLES), resume loads the suspended PC and stores the
+ * input digest, both in the system page.  All of it is the segment's
+ * overhead, charged where the segment starts. */
+static void start_segment_here(void)
+{
+   ZkCost scratch = { 0, 0, 0 };
+   clear_pages();
+   /* A new tag: no entry of the segment before matches.  When the tags
+    * wrap round, the old entries go. */
+   cp_zk_known_tag += 1ULL << CP_ZK_TAG_SHIFT;
+   if (cp_zk_known_tag == 0) {
+      VG_(memset)(cp_zk_known, 0, sizeof cp_zk_known);
+      cp_zk_known_tag = 1ULL << CP_ZK_TAG_SHIFT;
+   }
+   cp_zk_epoch++;
+   seg_paging = M->reserved_paging_cycles;
+   cp_zk_budget = (Long)(threshold - M->reserved_cycles - seg_paging);
+   touch_page((UInt)M->start_page, True, &scratch);
+   cost_here()->segment += seg_paging;
+   started = True;
+}
+
+/* The segment's instructions, from what its budget has left. */
+static ULong segment_user(void)
+{
+   return threshold - M->reserved_cycles - seg_paging - cp_zk_budget;
+}
+
+static void record_segment(UInt po2)
+{
+   ULong total = 1ULL << po2;
+   ULong seg_user = segment_user();
+   ZkCost* here = cost_here();
+   if (n_segments == segments_cap) {
+      segments_cap = segments_cap ? 2 * segments_cap : 64;
+      segments = cp_heap_realloc("cp.zk.segments", segments,
+                                 segments_cap * sizeof(Segment));
+   }
+   segments[n_segments].user = seg_user;
+   segments[n_segments].paging = seg_paging;
+   segments[n_segments].po2 = po2;
+   n_segments++;
+   /* The reserved cycles and the padding: what user and paging leave. */
+   here->segment += total - seg_user - seg_paging;
+}
+
+void cp_zk_init(void)
+{
+   UInt bytes;
+   /* The inline code's blocks are the guest's pages. */
+   tl_assert((1u << CP_ZK_BLOCK_SHIFT) == cp_zk_model->page_bytes);
+   M = cp_zk_model;
+   page_shift = 0;
+   while ((1u << page_shift) < M->page_bytes) page_shift++;
+   n_pages = 1u << cp_zk_tree_depth(M);
+   bytes = (2 * n_pages) / 8;
+   loaded = cp_heap_calloc("cp.zk.loaded", bytes, 1);
+   dirty = cp_heap_calloc("cp.zk.dirty", bytes, 1);
+   cp_addrmap_init(&costs_of, 1024);
+   cp_zkaddr_init(M->user_start, M->user_end);
+   threshold = (1ULL << cp_zk_po2) - cp_zk_max_insn_cycles(M, cp_zk_po2);
+}
+
+void cp_zk_close_segment(void)
+{
+   /* executor.rs run: before each step, a segment whose total exceeds
+    * the threshold closes (the first instruction opens the first). */
+   if (started) record_segment(cp_zk_po2);
+   start_segment_here();
+}
+
+/* The superblock whose fetch calls run from its first instruction, and
+ * the epoch they started in: if it reaches its last instruction in the
+ * same epoch, all its code pages are loaded in this segment. */
+static const ULong* fetch_run_cell;
+static ULong fetch_run_epoch;
+
+VG_REGPARM(3) void cp_zk_fetch(Addr pc, UWord len_flags, ULong* cell)
+{
+   UWord len = len_flags & CP_ZK_FETCH_LEN;
+   if (len_flags & CP_ZK_FETCH_FIRST) {
+      fetch_run_cell = cell;
+      fetch_run_epoch = cp_zk_epoch;
+   }
+   if (M->fetch_loads) touch(pc, len, False);
+   if ((len_flags & CP_ZK_FETCH_LAST) && fetch_run_cell == cell
+       && fetch_run_epoch == cp_zk_epoch)
+      *cell = cp_zk_epoch;
+}
+
+VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord size)
+{
+   touch(a, size, False);
+   know(a, False);
+}
+
+VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord size)
+{
+   touch(a, size, True);
+   know(a, True);
+}
+
+static UInt po2_of_next_power(ULong n)
+{
+   UInt po2 = 0;
+   while ((1ULL << po2) < n) po2++;
+   return po2;
+}
+
+static Bool finished;
+
+/* The table, a line at a time: header, one line per segment, total. */
+void cp_zk_table_lines(void (*line)(void* arg, const HChar* text), void* arg)
+{
+   ULong user = 0, paging = 0, reserved = 0, padding = 0;
+   HChar text[256];
+   UWord i;
+   if (!M || !finished) return;
+   VG_(snprintf)(text, sizeof text, "zkVM model %s (%s); an estimate: "
+                 "docs/zkvm.md", M->name, M->source);
+   line(arg, text);
+   line(arg, "zkVM segment  po2        user      paging  reserved     padding");
+   for (i = 0; i < n_segments; i++) {
+      const Segment* s = &segments[i];
+      ULong pad = (1ULL << s->po2) - s->user - s->paging - M->reserved_cycles;
+      VG_(snprintf)(text, sizeof text,
+                    "zkVM %7lu  %3u  %10llu  %10llu  %8u  %10llu", i, s->po2,
+                    s->user, s->paging, M->reserved_cycles, pad);
+      line(arg, text);
+      user += s->user;
+      paging += s->paging;
+      reserved += M->reserved_cycles;
+      padding += pad;
+   }
+   VG_(snprintf)(text, sizeof text, "zkVM total %lu segments: %llu cycles = "
+                 "user %llu + paging %llu + reserved %llu + padding %llu",
+                 n_segments, user + paging + reserved + padding, user, paging,
+                 reserved, padding);
+   line(arg, text);
+}
+
+static void log_line(void* arg, const HChar* text)
+{
+   (void)arg;
+   VG_(umsg)("%s\n", text);
+}
+
+void cp_zk_finish(void)
+{
+   if (!M || !started || finished) return;
+   /* executor.rs: the last segment is padded to the next power of two. */
+   record_segment(po2_of_next_power(segment_user() + seg_paging
+                                    + M->reserved_cycles));
+   finished = True;
+   cp_zk_table_lines(log_line, NULL);
+}
+
+const ZkCost* cp_zk_cost_of(const Context* ctx)
+{
+   UWord* slot;
+   if (!M || !cp_addrmap_ready(&costs_of)) return NULL;
+   slot = cp_addrmap_find(&costs_of, (UWord)ctx);
+   return slot ? (const ZkCost*)*slot : NULL;
+}
+
+void cp_zk_zero_part(void)
+{
+   UWord i;
+   if (!M) return;
+   for (i = 0; i < costs_of.map.capacity; i++)
+      if (costs_of.map.keys[i] != 0)
+         VG_(memset)(*(ZkCost**)cp_wordmap_value(&costs_of.map, i), 0,
+                     sizeof(ZkCost));
+}
