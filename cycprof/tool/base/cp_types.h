@@ -141,6 +141,8 @@ typedef struct Context {
    UInt        recently_used : 1; /* published since the last packing, or
                                    * in a live frame (cp_cold.h) */
    UInt        has_foreign : 1;   /* it has a table of cost centers */
+   UInt        has_children : 1;  /* a context was entered from it: until
+                                   * then, entering one needs no lookup */
 } __attribute__((packed, aligned(4))) Context;
 /* Packed to 4-byte alignment: 36 bytes rather than 40 with the pointer's
  * padding (x86 and arm64 load an 8-byte word at any 4-byte boundary). */

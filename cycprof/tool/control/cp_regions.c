@@ -23,6 +23,11 @@ typedef struct {
    const HChar* name;    /* in names */
    ULong  calls, inclusive, self;            /* whole run */
    ULong  part_calls, part_inclusive, part_self;   /* since the last dump */
+   /* Its open instances in one thread, here rather than in open_counts:
+    * a program with a region per transaction has each open in one thread
+    * at a time, and a map entry per name would outlive it. */
+   ThreadId open_tid;    /* 0: none here */
+   UInt   open_n;
 } Region;
 
 typedef struct {
@@ -35,6 +40,10 @@ typedef struct {
 typedef struct {
    UInt parent;
    UInt region;
+   /* The tree of the first thread that ran in the set, here rather than in
+    * roots: most sets are entered by one thread only. */
+   UInt root_serial;     /* 0: none yet */
+   UInt root_id;
 } RegionSet;
 
 /* Misuse that a program can repeat once per transaction: each kind is
@@ -52,9 +61,12 @@ static StrTab*  names;        /* region r is name r + 1 */
 static XArray*  regions;      /* Region */
 static XArray*  sets;         /* RegionSet; set s is at index s - 1 */
 static AddrMap  set_ids;      /* (parent << 32 | region + 1) -> set */
-static AddrMap  open_counts;  /* (tid << 32 | region + 1) -> instances open */
+static AddrMap  open_counts;  /* (tid << 32 | region + 1) -> instances open,
+                                 for a thread other than the region's open_tid */
 static XArray** open_stacks;  /* [VG_N_THREADS] of OpenRegion */
-static AddrMap  roots;        /* (serial << 32 | set) -> root Context* */
+static AddrMap  thread_roots; /* serial -> the thread's own root Context* */
+static AddrMap  roots;        /* (serial << 32 | set) -> root Context*, for a
+                                 thread other than the set's root_serial */
 static Folded   folded[N_WARNINGS];
 
 static void init(void)
@@ -68,6 +80,7 @@ static void init(void)
                              sizeof(XArray*));
    cp_addrmap_init(&set_ids, 64);
    cp_addrmap_init(&open_counts, 64);
+   cp_addrmap_init(&thread_roots, 16);
    cp_addrmap_init(&roots, 64);
 }
 
@@ -107,16 +120,36 @@ static UInt set_of(UInt parent, UInt region)
    if (!added) return *id;
    s.parent = parent;
    s.region = region;
+   s.root_serial = s.root_id = 0;
    *id = VG_(addToXA)(sets, &s) + 1;
    return *id;
 }
 
-/* The instances of region open in thread tid. */
-static UWord* open_count(ThreadId tid, UInt region)
+/* The instances of region open in thread tid: in the region while one
+ * thread has it open, else in open_counts. */
+static UInt open_count(ThreadId tid, UInt region)
 {
+   const Region* r = VG_(indexXA)(regions, region);
+   UWord* n;
+   if (r->open_tid == tid) return r->open_n;
+   n = cp_addrmap_find(&open_counts, ((UWord)tid << 32) | (region + 1));
+   return n ? (UInt)*n : 0;
+}
+
+static void add_open(ThreadId tid, UInt region, Int by)
+{
+   Region* r = VG_(indexXA)(regions, region);
    Bool added;
-   return cp_addrmap_slot(&open_counts, ((UWord)tid << 32) | (region + 1),
-                          &added);
+   UWord* n;
+   if (r->open_tid == 0 && by > 0) r->open_tid = tid;
+   if (r->open_tid == tid) {
+      r->open_n += by;
+      if (r->open_n == 0) r->open_tid = 0;
+      return;
+   }
+   n = cp_addrmap_slot(&open_counts, ((UWord)tid << 32) | (region + 1),
+                       &added);
+   *n += by;
 }
 
 static XArray* open_stack(ThreadId tid)
@@ -133,24 +166,42 @@ static UInt top_set(XArray* stack)
    return n ? ((OpenRegion*)VG_(indexXA)(stack, n - 1))->set : 0;
 }
 
+static Context* new_set_root(UInt serial, UInt set)
+{
+   Context* root = cp_context_root(serial);
+   cp_context_set_region(root, set);
+   return root;
+}
+
+/* The root of thread serial's tree for region set `set` (0: none),
+ * made the first time. */
+static Context* set_root(UInt serial, UInt set)
+{
+   RegionSet* s = VG_(indexXA)(sets, set - 1);
+   UWord key = ((UWord)serial << 32) | set;
+   UWord* known;
+   Bool added;
+   if (s->root_serial == serial) return cp_context_at(s->root_id);
+   if (s->root_serial == 0) {
+      Context* root = new_set_root(serial, set);
+      s->root_serial = serial;
+      s->root_id = root->id;
+      return root;
+   }
+   known = cp_addrmap_slot(&roots, key, &added);
+   if (added) *known = (UWord)new_set_root(serial, set);
+   return (Context*)*known;
+}
+
 /* The running thread's stack moves to the tree of region set `set`. */
 static void enter_set(ThreadId tid, UInt set)
 {
    UInt serial = cp_context_tid(cp_callstack_root(tid));
-   UWord key = ((UWord)serial << 32) | set;
-   UWord* known;
    Context* root;
-   if (!cp_addrmap_find(&roots, ((UWord)serial << 32)))
-      cp_addrmap_put(&roots, (UWord)serial << 32,
-                     (UWord)cp_callstack_root(tid));
-   known = cp_addrmap_find(&roots, key);
-   if (known) {
-      root = (Context*)*known;
-   } else {
-      root = cp_context_root(serial);
-      cp_context_set_region(root, set);
-      cp_addrmap_put(&roots, key, (UWord)root);
-   }
+   Bool added;
+   UWord* own = cp_addrmap_slot(&thread_roots, serial, &added);
+   if (added) *own = (UWord)cp_callstack_root(tid);
+   root = set ? set_root(serial, set) : (Context*)*own;
    if (root != cp_callstack_root(tid)) cp_callstack_reroot(tid, root);
 }
 
@@ -170,7 +221,7 @@ void cp_region_begin(ThreadId tid, const HChar* name)
    o.nested = 0;
    o.begin = thread_count(tid);
    VG_(addToXA)(stack, &o);
-   (*open_count(tid, o.region))++;
+   add_open(tid, o.region, 1);
    enter_set(tid, o.set);
 }
 
@@ -184,7 +235,8 @@ static void close_top(ThreadId tid, XArray* stack, ULong now)
    ULong incl = now - o->begin;
    r->calls++;
    r->part_calls++;
-   if (--*open_count(tid, o->region) > 0) {
+   add_open(tid, o->region, -1);
+   if (open_count(tid, o->region) > 0) {
       /* A region inside itself: the outer one has its cost. */
       if (below) below->nested += o->nested;
    } else {
@@ -206,7 +258,7 @@ void cp_region_end(ThreadId tid, const HChar* name)
    init();
    stack = open_stack(tid);
    region = region_index(name);
-   if (*open_count(tid, region) == 0) {
+   if (open_count(tid, region) == 0) {
       warn(NotOpen, region, 0);
       return;
    }
@@ -230,7 +282,7 @@ void cp_regions_thread_created(ThreadId parent, ThreadId child)
    /* The regions a finished thread left open in this slot go unreported. */
    while (stack && VG_(sizeXA)(stack) > 0) {
       OpenRegion* o = VG_(indexXA)(stack, VG_(sizeXA)(stack) - 1);
-      (*open_count(child, o->region))--;
+      add_open(child, o->region, -1);
       VG_(dropTailXA)(stack, 1);
    }
    cp_callstack_thread_created(parent, child);
@@ -411,10 +463,11 @@ void cp_regions_write_callgrind(OutFile* out)
    for (i = 0; i < n; i++) {
       HChar name[MAX_NAME];
       UInt k;
-      VG_(strncpy)(name, rows[i].name, sizeof name - 1);
-      name[sizeof name - 1] = 0;
-      for (k = 0; name[k]; k++)
-         if (name[k] == '\t' || name[k] == '\n') name[k] = ' ';
+      /* Not strncpy: it pads all MAX_NAME bytes, for each of 100,000 rows. */
+      for (k = 0; k < sizeof name - 1 && rows[i].name[k]; k++)
+         name[k] = rows[i].name[k] == '\t' || rows[i].name[k] == '\n'
+                   ? ' ' : rows[i].name[k];
+      name[k] = 0;
       cp_outfile_printf(out, "# cycprof-region\t%llu\t%llu\t%llu\t%s\n",
                         rows[i].calls, rows[i].inclusive, rows[i].self, name);
    }

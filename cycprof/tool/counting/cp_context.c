@@ -217,12 +217,18 @@ static Context* folded_context(Context* parent, UInt site_id, UInt fn_id)
 Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
                               CtxKind kind)
 {
-   UWord hash = cp_children_hash(parent->id, site_id, fn_id);
-   Context* to = cp_children_find(parent->id, site_id, fn_id, hash);
+   Context* to;
    Edge* e;
-   if (to) return to;
-   if (folds.n_items && (e = find_fold(parent, site_id, fn_id, hash)))
-      return e->to;
+   /* A context just made, as each frame of a new region set's tree is,
+    * has no child to find: a lookup would miss in the whole table. */
+   if (parent->has_children) {
+      UWord hash = cp_children_hash(parent->id, site_id, fn_id);
+      to = cp_children_find(parent->id, site_id, fn_id, hash);
+      if (to) return to;
+      if (folds.n_items && (e = find_fold(parent, site_id, fn_id, hash)))
+         return e->to;
+   }
+   parent->has_children = 1;
    cp_stats.edges++;
    if (kind == CtxCall && cp_opts.fold_recursion
        && active_in_chain(parent, fn_id))
@@ -233,7 +239,8 @@ Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
        && to->fn_id == fn_id)
       cp_children_add(to);
    else
-      add_fold(parent, site_id, fn_id, hash, to);
+      add_fold(parent, site_id, fn_id,
+               cp_children_hash(parent->id, site_id, fn_id), to);
    return to;
 }
 
