@@ -85,37 +85,26 @@ static ZkCost* cost_here(void)
    return (ZkCost*)*slot;
 }
 
-/* pager.rs page_in and fixup_costs(.., Loaded): the page, then every
- * ancestor not yet loaded. */
-static ULong page_in(UInt node)
+/* The page in bits, then every ancestor not yet in them: a page costs
+ * page_cycles and each ancestor node_cycles. pager.rs page_in and
+ * fixup_costs(.., Loaded) with the loaded bits; page_for_writing and
+ * fixup_costs(.., Dirty) with the dirty bits (all are loaded by then). */
+static ULong mark_path(UChar* bits, UInt node)
 {
    ULong cost = M->page_cycles;
    note_touched(node);
-   set_bit(loaded, node);
+   set_bit(bits, node);
    for (node >>= 1; node != 0; node >>= 1) {
-      if (bit(loaded, node)) continue;
+      if (bit(bits, node)) continue;
       note_touched(node);
-      set_bit(loaded, node);
+      set_bit(bits, node);
       cost += M->node_cycles;
    }
    return cost;
 }
 
-/* pager.rs page_for_writing and fixup_costs(.., Dirty): the page, then
- * every ancestor not yet dirty (all are loaded by then). */
-static ULong page_out(UInt node)
-{
-   ULong cost = M->page_cycles;
-   note_touched(node);
-   set_bit(dirty, node);
-   for (node >>= 1; node != 0; node >>= 1) {
-      if (bit(dirty, node)) continue;
-      note_touched(node);
-      set_bit(dirty, node);
-      cost += M->node_cycles;
-   }
-   return cost;
-}
+static ULong page_in(UInt node)  { return mark_path(loaded, node); }
+static ULong page_out(UInt node) { return mark_path(dirty, node); }
 
 /* One guest page read (and written if write); returns nothing, charges
  * the current context and the segment. */
