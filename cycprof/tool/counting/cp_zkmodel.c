@@ -1,5 +1,6 @@
 /* cycprof: the zkVM models, one table row each (cp_zkmodel.h). */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
