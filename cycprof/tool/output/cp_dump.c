@@ -466,10 +466,11 @@ void cp_dump_all(void)
    if (VG_(clo_verbosity) > 1)
       VG_(dmsg)("cycprof: exit: profiles written in %llu ms\n",
                 cp_sys_now_ms() - start_ms);
-   cp_regions_print(total + cp_parts_dumped_total());
-   if (summary_wanted())
+   if (summary_wanted()) {
+      cp_regions_print(total + cp_parts_dumped_total());
       VG_(umsg)("I   refs:      %s\n",
                 cp_thousands(total + cp_parts_dumped_total()));
+   }
    /* Where the answer is: one line per file actually written. */
    ff = w.pb ? cp_firefox_write(w.pb) : NULL;
    report_written(&w);
