@@ -58,24 +58,24 @@ ZK_RULES='
 PAGE, NODE = 322, 13
 def run_cost(events):
     """Paging of events [(page, write)] in the 64-page subtree."""
-    loaded, dirty, cost = set(), set(), 0
-    def anc(p):
-        return [(lvl, p >> lvl) for lvl in range(1, 7)]
+    loaded, dirty = set(), set()
+    def mark(marked, p):
+        """The page, then each ancestor not yet in marked (page-in with
+        the loaded set, page-out with the dirty one)."""
+        if ("p", p) in marked:
+            return 0
+        marked.add(("p", p))
+        cost = PAGE
+        for n in [(lvl, p >> lvl) for lvl in range(1, 7)]:
+            if n not in marked:
+                marked.add(n)
+                cost += NODE
+        return cost
+    cost = 0
     for p, write in events:
-        if ("p", p) not in loaded:
-            cost += PAGE
-            loaded.add(("p", p))
-            for n in anc(p):
-                if n not in loaded:
-                    loaded.add(n)
-                    cost += NODE
-        if write and ("p", p) not in dirty:
-            cost += PAGE
-            dirty.add(("p", p))
-            for n in anc(p):
-                if n not in dirty:
-                    dirty.add(n)
-                    cost += NODE
+        cost += mark(loaded, p)
+        if write:
+            cost += mark(dirty, p)
     return cost
 def events(k, w, r, s):
     ev = []
