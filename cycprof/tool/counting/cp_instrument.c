@@ -201,6 +201,9 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
             if (running)
                count_running(out, running, n_instrs, st->Ist.Exit.guard);
          }
+         /* The model's helpers of the rest of the run see the budget
+          * without the run: take it only where the run leaves. */
+         if (cp_zk_model) cp_zk_count_exit(out, n_instrs, st->Ist.Exit.guard);
          if (st->Ist.Exit.jk == Ijk_Boring
              && may_enter_function(exit_target(st)))
             note_jump_site(out, current_instr, st->Ist.Exit.guard);
@@ -212,6 +215,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
       cp_ir_count_exit(out, counters, sb->n_exits - 1, NULL);
       if (running) count_running(out, running, n_instrs, NULL);
    }
+   if (cp_zk_model) cp_zk_count_exit(out, n_instrs, NULL);
    jump = in->jumpkind;
    if (jump == Ijk_Call && branches_within_function(current_instr, in->next))
       jump = Ijk_Boring;

@@ -1,22 +1,35 @@
-/* cycprof: the zkVM model's IR (cp_zkinstr.h). */
+/* cycprof: the zkVM model's IR (cp_zkinstr.h).
+ *
+ * A segment can only close in a superblock run that starts near its end:
+ * one compare at the entry (the budget against the most the run can
+ * take) decides.  Far from the end, the run calls the model only where
+ * an instruction reaches a code page the instructions before it did not
+ * (and only while its code is not known loaded), and where a load or
+ * store finds its page not known loaded or dirty; its instructions leave
+ * the budget at its exits, as the counters count them.  Near the end,
+ * the entry calls the model, and every access calls it too, with its
+ * instruction's index: the model then plays the run's instructions
+ * forward (cp_zkpager.c), closing the segment before the right one. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 #include "cp_arena.h"
 #include "cp_ir.h"
+#include "cp_sbinfo.h"
 #include "cp_zkinstr.h"
+#include "cp_zkmodel.h"
 #include "cp_zkpager.h"
 
-/* Whether the access [addr, addr+size) must call its helper: it spans
- * two blocks, or its block's entry in cp_zk_known does not say it is
- * loaded (a load) or dirty (a store) in this segment. */
 static IRExpr* shift(IRSB* out, IROp op, IRExpr* e, UInt bits)
 {
    return cp_ir_binop(out, op, e, IRExpr_Const(IRConst_U8((UChar)bits)));
 }
 
-static IRExpr* needs_helper(IRSB* out, IRExpr* addr, Int size, Bool write)
+/* Whether the access [addr, addr+size) may cost something: it spans two
+ * blocks, or its block's entry in cp_zk_known does not say it is loaded
+ * (a load) or dirty (a store) in this segment. */
+static IRExpr* may_page(IRSB* out, IRExpr* addr, Int size, Bool write)
 {
    const ULong index_mask = (1u << CP_ZK_KNOWN_BITS) - 1;
    IRExpr* block = shift(out, Iop_Shr64, addr, CP_ZK_BLOCK_SHIFT);
@@ -43,131 +56,213 @@ static IRExpr* needs_helper(IRSB* out, IRExpr* addr, Int size, Bool write)
                     IRExpr_Binop(Iop_CmpNE64, differs, cp_ir_word(0)));
 }
 
-/* addr and size to the load or store helper, when guard (if any) holds
- * and the inline check cannot tell the access costs nothing. */
-static void access(IRSB* out, IRExpr* addr, Int size, Bool write,
-                   IRExpr* guard)
+/* The superblock being instrumented: its facts for the model, the most
+ * cycles a run of it can take, its fetch sites, and the IR values its
+ * entry computes (whether the run is near the segment's end, and the
+ * facts' address with that in bit 0, for the helpers). */
+static ZkBlock* blk;
+static ULong    blk_most;
+static UChar    fetch_site[CP_MAX_SB_INSTRS];
+static UInt     n_seen, last_site;
+static IRExpr*  near_run;
+static IRExpr*  blk_near;
+
+/* Every access of statement st: addr, size, whether a store, and the
+ * guard (NULL when none).  Returns False when st accesses no memory. */
+typedef struct {
+   IRExpr* addr;
+   Int     size;
+   Bool    write;
+   IRExpr* guard;
+} Access;
+
+static Int size_of(const IRTypeEnv* env, const IRExpr* e)
 {
-   IRExpr* need = needs_helper(out, addr, size, write);
-   if (guard)
-      need = cp_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, guard, need));
-   guard = need;
-   if (write)
-      cp_ir_call_if(out, guard, 2, "cp_zk_on_store", cp_zk_on_store,
-                    mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size)));
-   else
-      cp_ir_call_if(out, guard, 2, "cp_zk_on_load", cp_zk_on_load,
-                    mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size)));
+   return sizeofIRType(typeOfIRExpr(env, e));
 }
 
-static Int size_of(IRSB* out, const IRExpr* e)
+static Bool access_of(const IRTypeEnv* env, const IRStmt* st, Access* a)
 {
-   return sizeofIRType(typeOfIRExpr(out->tyenv, e));
-}
-
-/* The superblock being instrumented: its cell (the epoch in which all
- * its code was last fetched), the cell's value at its start, how many
- * instructions it has and how many were seen. */
-static ULong*  sb_cell;
-static IRExpr* sb_cell_value;
-static UInt    sb_instrs, sb_seen;
-
-void cp_zk_instrument_begin(const IRSB* in)
-{
-   Int i;
-   sb_instrs = sb_seen = 0;
-   for (i = 0; i < in->stmts_used; i++)
-      if (in->stmts[i]->tag == Ist_IMark) sb_instrs++;
-   sb_cell = cp_arena_alloc(sizeof(ULong));
-   *sb_cell = 0;
-   sb_cell_value = NULL;
-}
-
-/* executor.rs: before the instruction, a full segment closes; the
- * instruction is one user cycle of the budget left. */
-static void count_instruction(IRSB* out)
-{
-   IRExpr* left = cp_ir_load64(out, &cp_zk_budget);
-   IRExpr* full = cp_ir_tmp(out, Ity_I1,
-                            IRExpr_Binop(Iop_CmpLT64S, left, cp_ir_word(0)));
-   cp_ir_call_if(out, full, 0, "cp_zk_close_segment", cp_zk_close_segment,
-                 mkIRExprVec_0());
-   cp_ir_store64(out, &cp_zk_budget,
-                 cp_ir_binop(out, Iop_Sub64, cp_ir_load64(out, &cp_zk_budget),
-                             cp_ir_word(1)));
-}
-
-/* The fetch, called only while the superblock's code is not known to be
- * loaded in this segment. */
-static void fetch(IRSB* out, const IRStmt* st)
-{
-   UWord flags = st->Ist.IMark.len & CP_ZK_FETCH_LEN;
-   IRExpr* stale;
-   if (!sb_cell_value) sb_cell_value = cp_ir_load64(out, sb_cell);
-   if (sb_seen == 0) flags |= CP_ZK_FETCH_FIRST;
-   if (++sb_seen == sb_instrs) flags |= CP_ZK_FETCH_LAST;
-   stale = cp_ir_tmp(out, Ity_I1,
-                     IRExpr_Binop(Iop_CmpNE64, sb_cell_value,
-                                  cp_ir_load64(out, &cp_zk_epoch)));
-   cp_ir_call_if(out, stale, 3, "cp_zk_fetch", cp_zk_fetch,
-                 mkIRExprVec_3(mkIRExpr_HWord((HWord)st->Ist.IMark.addr),
-                               mkIRExpr_HWord(flags),
-                               mkIRExpr_HWord((HWord)sb_cell)));
-}
-
-void cp_zk_instrument_stmt(IRSB* out, const IRStmt* st)
-{
+   a->guard = NULL;
+   a->write = False;
    switch (st->tag) {
-   case Ist_IMark:
-      count_instruction(out);
-      fetch(out, st);
-      break;
    case Ist_WrTmp:
-      if (st->Ist.WrTmp.data->tag == Iex_Load) {
-         const IRExpr* ld = st->Ist.WrTmp.data;
-         access(out, ld->Iex.Load.addr, sizeofIRType(ld->Iex.Load.ty),
-                False, NULL);
-      }
-      break;
+      if (st->Ist.WrTmp.data->tag != Iex_Load) return False;
+      a->addr = st->Ist.WrTmp.data->Iex.Load.addr;
+      a->size = sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty);
+      return True;
    case Ist_Store:
-      access(out, st->Ist.Store.addr, size_of(out, st->Ist.Store.data),
-             True, NULL);
-      break;
+      a->addr = st->Ist.Store.addr;
+      a->size = size_of(env, st->Ist.Store.data);
+      a->write = True;
+      return True;
    case Ist_StoreG: {
       const IRStoreG* sg = st->Ist.StoreG.details;
-      access(out, sg->addr, size_of(out, sg->data), True, sg->guard);
-      break;
+      a->addr = sg->addr;
+      a->size = size_of(env, sg->data);
+      a->write = True;
+      a->guard = sg->guard;
+      return True;
    }
    case Ist_LoadG: {
       const IRLoadG* lg = st->Ist.LoadG.details;
       IRType wide = Ity_INVALID, narrow = Ity_INVALID;
       typeOfIRLoadGOp(lg->cvt, &wide, &narrow);
-      access(out, lg->addr, sizeofIRType(narrow), False, lg->guard);
-      break;
+      a->addr = lg->addr;
+      a->size = sizeofIRType(narrow);
+      a->guard = lg->guard;
+      return True;
    }
    case Ist_Dirty: {
       const IRDirty* d = st->Ist.Dirty.details;
-      if (d->mFx == Ifx_None) break;
+      if (d->mFx == Ifx_None) return False;
       /* A modify is a store, which pages in first. */
-      access(out, d->mAddr, d->mSize, d->mFx != Ifx_Read, d->guard);
-      break;
+      a->addr = d->mAddr;
+      a->size = d->mSize;
+      a->write = d->mFx != Ifx_Read;
+      a->guard = d->guard;
+      return True;
    }
    case Ist_CAS: {
       const IRCAS* cas = st->Ist.CAS.details;
-      Int size = size_of(out, cas->dataLo) * (cas->dataHi ? 2 : 1);
-      access(out, cas->addr, size, True, NULL);
-      break;
+      a->addr = cas->addr;
+      a->size = size_of(env, cas->dataLo) * (cas->dataHi ? 2 : 1);
+      a->write = True;
+      return True;
    }
    case Ist_LLSC:
-      if (st->Ist.LLSC.storedata)
-         access(out, st->Ist.LLSC.addr, size_of(out, st->Ist.LLSC.storedata),
-                True, NULL);
-      else
-         access(out, st->Ist.LLSC.addr,
-                sizeofIRType(typeOfIRTemp(out->tyenv, st->Ist.LLSC.result)),
-                False, NULL);
-      break;
+      a->addr = st->Ist.LLSC.addr;
+      a->write = st->Ist.LLSC.storedata != NULL;
+      a->size = a->write
+         ? size_of(env, st->Ist.LLSC.storedata)
+         : sizeofIRType(typeOfIRTemp(env, st->Ist.LLSC.result));
+      return True;
    default:
-      break;
+      return False;
    }
+}
+
+/* Whether the native page(s) of [pc, pc+len) are all among those of
+ * [prev, prev+prev_len): then the fetch costs nothing after the one
+ * before it, in a run that closes no segment between them. */
+static Bool same_code_pages(Addr prev, UInt prev_len, Addr pc, UInt len)
+{
+   Addr shift_bits = CP_ZK_BLOCK_SHIFT;
+   Addr p0 = prev >> shift_bits, p1 = (prev + prev_len - 1) >> shift_bits;
+   Addr q0 = pc >> shift_bits, q1 = (pc + len - 1) >> shift_bits;
+   return q0 >= p0 && q1 <= p1;
+}
+
+void cp_zk_instrument_begin(const IRSB* in)
+{
+   const CpZkModel* m = cp_zk_model;
+   ULong touch_most = 2 * ((ULong)m->page_cycles
+                           + (ULong)m->node_cycles * cp_zk_tree_depth(m));
+   UInt n = 0, i;
+   Addr* pc;
+   UChar* len;
+   for (i = 0; i < (UInt)in->stmts_used; i++)
+      if (in->stmts[i]->tag == Ist_IMark) n++;
+   tl_assert(n <= CP_MAX_SB_INSTRS);
+   blk = cp_arena_alloc(sizeof(ZkBlock));
+   pc = cp_arena_alloc((n ? n : 1) * sizeof(Addr));
+   len = cp_arena_alloc(n ? n : 1);
+   blk->cell = cp_arena_alloc(sizeof(ULong));
+   *blk->cell = 0;
+   blk->n_instrs = n;
+   blk->pc = pc;
+   blk->len = len;
+   blk_most = n;
+   n = 0;
+   last_site = 0;
+   for (i = 0; i < (UInt)in->stmts_used; i++) {
+      const IRStmt* st = in->stmts[i];
+      Access a;
+      if (st->tag == Ist_IMark) {
+         pc[n] = (Addr)st->Ist.IMark.addr;
+         len[n] = (UChar)(st->Ist.IMark.len ? st->Ist.IMark.len : 1);
+         fetch_site[n] = m->fetch_loads
+            && (n == 0 || !same_code_pages(pc[n - 1], len[n - 1],
+                                           pc[n], len[n]));
+         if (fetch_site[n]) {
+            last_site = n;
+            blk_most += touch_most;   /* loads of at most two pages */
+         }
+         n++;
+      } else if (access_of(in->tyenv, st, &a)) {
+         ULong pages = (ULong)(a.size > 0 ? a.size : 1) / m->page_bytes + 2;
+         blk_most += pages * touch_most;
+      }
+   }
+   n_seen = 0;
+   near_run = blk_near = NULL;
+}
+
+/* At the run's first instruction: whether the budget is below the most
+ * the run can take; if so the model prepares the run (and settles the
+ * one before). */
+static void enter(IRSB* out)
+{
+   IRExpr* left = cp_ir_load64(out, &cp_zk_budget);
+   near_run = cp_ir_tmp(out, Ity_I1,
+                        IRExpr_Binop(Iop_CmpLT64S, left, cp_ir_word(blk_most)));
+   cp_ir_call_if(out, near_run, 1, "cp_zk_enter_near", cp_zk_enter_near,
+                 mkIRExprVec_1(mkIRExpr_HWord((HWord)blk)));
+   blk_near = cp_ir_binop(out, Iop_Or64, mkIRExpr_HWord((HWord)blk),
+                          cp_ir_tmp(out, Ity_I64,
+                                    IRExpr_Unop(Iop_1Uto64, near_run)));
+}
+
+/* A fetch site, called while the superblock's code is not known loaded
+ * in this segment (the epoch is read here: a segment may close in the
+ * run before it). */
+static void fetch(IRSB* out, UInt index)
+{
+   UWord flags = index;
+   IRExpr* stale = cp_ir_tmp(out, Ity_I1,
+                             IRExpr_Binop(Iop_CmpNE64,
+                                          cp_ir_load64(out, blk->cell),
+                                          cp_ir_load64(out, &cp_zk_epoch)));
+   if (index == 0) flags |= CP_ZK_FETCH_FIRST;
+   if (index == last_site) flags |= CP_ZK_FETCH_LAST;
+   cp_ir_call_if(out, stale, 2, "cp_zk_fetch", cp_zk_fetch,
+                 mkIRExprVec_2(mkIRExpr_HWord(flags), blk_near));
+}
+
+static void access(IRSB* out, const Access* a)
+{
+   IRExpr* need = cp_ir_tmp(out, Ity_I1,
+                            IRExpr_Binop(Iop_Or1, near_run,
+                                         may_page(out, a->addr, a->size,
+                                                  a->write)));
+   IRExpr** args = mkIRExprVec_4(a->addr, mkIRExpr_HWord((HWord)a->size),
+                                 blk_near, mkIRExpr_HWord(n_seen - 1));
+   if (a->guard)
+      need = cp_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, a->guard, need));
+   if (a->write)
+      cp_ir_call_if(out, need, 0, "cp_zk_on_store", cp_zk_on_store, args);
+   else
+      cp_ir_call_if(out, need, 0, "cp_zk_on_load", cp_zk_on_load, args);
+}
+
+void cp_zk_instrument_stmt(IRSB* out, const IRStmt* st)
+{
+   Access a;
+   if (st->tag == Ist_IMark) {
+      if (n_seen == 0) enter(out);
+      if (fetch_site[n_seen]) fetch(out, n_seen);
+      n_seen++;
+   } else if (n_seen > 0 && access_of(out->tyenv, st, &a)) {
+      access(out, &a);
+   }
+}
+
+void cp_zk_count_exit(IRSB* out, UInt n_instrs, IRExpr* taken)
+{
+   IRExpr* left = cp_ir_load64(out, &cp_zk_budget);
+   IRExpr* used = taken
+      ? cp_ir_tmp(out, Ity_I64, IRExpr_ITE(taken, cp_ir_word(n_instrs),
+                                           cp_ir_word(0)))
+      : cp_ir_word(n_instrs);
+   cp_ir_store64(out, &cp_zk_budget, cp_ir_binop(out, Iop_Sub64, left, used));
 }

@@ -30,10 +30,7 @@ static UWord  n_touched, touched_cap;
 
 static ULong  seg_paging;
 static ULong  threshold;
-/* threshold - reserved - paging - user of the segment: the inline code
- * takes 1 per instruction and calls cp_zk_close_segment when it is
- * below 0 before one (cp_zkinstr.c).  Below 0 at start: the first
- * instruction opens the first segment. */
+/* Below 0 at start: the first instruction opens the first segment. */
 Long cp_zk_budget = -1;
 /* Changes at each segment start: a superblock whose code pages were all
  * fetched in this epoch needs no fetch calls (cp_zk_fetch). */
@@ -71,12 +68,17 @@ static void note_touched(UInt node)
  * table, in no file. */
 static ZkCost before_any_context;
 
+/* Where the costs go: the context the instruction runs in, which is the
+ * current one but while a run is settled after it ended (near.ctx). */
+static Context* charge_ctx;
+
 static ZkCost* cost_here(void)
 {
    Bool added;
    UWord* slot;
-   if (!cp_cur_ctx) return &before_any_context;
-   slot = cp_addrmap_slot(&costs_of, (UWord)cp_cur_ctx, &added);
+   Context* ctx = charge_ctx ? charge_ctx : cp_cur_ctx;
+   if (!ctx) return &before_any_context;
+   slot = cp_addrmap_slot(&costs_of, (UWord)ctx, &added);
    if (added) {
       ZkCost* c = cp_arena_alloc(sizeof(ZkCost));
       VG_(memset)(c, 0, sizeof *c);
@@ -220,43 +222,127 @@ void cp_zk_init(void)
    threshold = (1ULL << cp_zk_po2) - cp_zk_max_insn_cycles(M, cp_zk_po2);
 }
 
-void cp_zk_close_segment(void)
+/* executor.rs run: before each step, a segment whose total exceeds the
+ * threshold closes (the first instruction opens the first).  Here before
+ * instruction `index` of a run whose helpers see the budget without the
+ * run's instructions: the segment has index of them, the next one the
+ * rest, which the run's exit takes. */
+static void close_before(UInt index)
 {
-   /* executor.rs run: before each step, a segment whose total exceeds
-    * the threshold closes (the first instruction opens the first). */
+   cp_zk_budget -= index;
    if (started) record_segment(cp_zk_po2);
    start_segment_here();
+   cp_zk_budget += index;
 }
 
-/* The superblock whose fetch calls run from its first instruction, and
- * the epoch they started in: if it reaches its last instruction in the
- * same epoch, all its code pages are loaded in this segment. */
-static const ULong* fetch_run_cell;
+/* Every fetch of the instructions of [pc, pc+len): an instruction that
+ * spans two pages touches both. */
+static void fetch_instruction(const ZkBlock* b, UInt index)
+{
+   if (M->fetch_loads) touch(b->pc[index], b->len[index], False);
+}
+
+/* The run near the segment's end: its block, the last instruction played
+ * (the check before it done and its code fetched), the budget its last
+ * helper left, and its context.  Between its helpers, it runs no
+ * access: so the instructions after the last played one only need their
+ * checks and fetches, which the next helper (or the next run's entry,
+ * or the end) plays. */
+static struct {
+   const ZkBlock* block;
+   Int    played;
+   Long   left;
+   Context* ctx;
+} near;
+
+/* The checks and fetches of the near run's instructions up to index. */
+static void play_to(Int index)
+{
+   Int i;
+   for (i = near.played + 1; i <= index; i++) {
+      if (cp_zk_budget - i < 0) close_before((UInt)i);
+      fetch_instruction(near.block, (UInt)i);
+      near.played = i;
+   }
+}
+
+/* The last near run ended: if the budget is below 0 now, a segment had to
+ * close before one of its last instructions, which no helper saw. */
+static void settle_near_run(void)
+{
+   Long now = cp_zk_budget;
+   if (!near.block) return;
+   if (now < 0) {
+      Long done = near.left - now;    /* the run's instructions */
+      cp_zk_budget = near.left;
+      charge_ctx = near.ctx;
+      play_to((Int)done - 1);
+      charge_ctx = NULL;
+      cp_zk_budget -= done;
+   }
+   near.block = NULL;
+}
+
+VG_REGPARM(1) void cp_zk_enter_near(const ZkBlock* b)
+{
+   settle_near_run();
+   near.block = b;
+   near.played = -1;
+   near.ctx = cp_cur_ctx;
+   play_to(0);
+   near.left = cp_zk_budget;
+}
+
+/* Whether a helper runs in the near run (its entry called the model). */
+static Bool in_near_run(UWord block_near)
+{
+   return (block_near & CP_ZK_NEAR) != 0
+          && (const ZkBlock*)(block_near & ~(UWord)CP_ZK_NEAR) == near.block;
+}
+
+/* The superblock whose fetch sites run from its first, and the epoch they
+ * started in: if it reaches its last in the same epoch, all its code
+ * pages are loaded in this segment. */
+static const ZkBlock* fetch_run_block;
 static ULong fetch_run_epoch;
 
-VG_REGPARM(3) void cp_zk_fetch(Addr pc, UWord len_flags, ULong* cell)
+VG_REGPARM(2) void cp_zk_fetch(UWord index_flags, UWord block_near)
 {
-   UWord len = len_flags & CP_ZK_FETCH_LEN;
-   if (len_flags & CP_ZK_FETCH_FIRST) {
-      fetch_run_cell = cell;
+   const ZkBlock* b = (const ZkBlock*)(block_near & ~(UWord)CP_ZK_NEAR);
+   UInt index = index_flags & CP_ZK_FETCH_INDEX;
+   if (in_near_run(block_near)) {
+      play_to((Int)index);
+      near.left = cp_zk_budget;
+   } else {
+      fetch_instruction(b, index);
+   }
+   if (index_flags & CP_ZK_FETCH_FIRST) {
+      fetch_run_block = b;
       fetch_run_epoch = cp_zk_epoch;
    }
-   if (M->fetch_loads) touch(pc, len, False);
-   if ((len_flags & CP_ZK_FETCH_LAST) && fetch_run_cell == cell
+   if ((index_flags & CP_ZK_FETCH_LAST) && fetch_run_block == b
        && fetch_run_epoch == cp_zk_epoch)
-      *cell = cp_zk_epoch;
+      *b->cell = cp_zk_epoch;
 }
 
-VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord size)
+static void on_access(Addr a, UWord size, Bool write, UWord block_near,
+                      UWord index)
 {
-   touch(a, size, False);
-   know(a, False);
+   Bool in_near = in_near_run(block_near);
+   if (in_near) play_to((Int)index);
+   touch(a, size, write);
+   know(a, write);
+   if (in_near) near.left = cp_zk_budget;
 }
 
-VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord size)
+void cp_zk_on_load(Addr a, UWord size, UWord block_near, UWord index)
 {
-   touch(a, size, True);
-   know(a, True);
+   on_access(a, size, False, block_near, index);
+}
+
+void cp_zk_on_store(Addr a, UWord size, UWord block_near, UWord index)
+{
+   on_access(a, size, True, block_near, index);
 }
 
 static UInt po2_of_next_power(ULong n)
@@ -306,7 +392,9 @@ static void log_line(void* arg, const HChar* text)
 
 void cp_zk_finish(void)
 {
-   if (!M || !started || finished) return;
+   if (!M || finished) return;
+   settle_near_run();
+   if (!started) return;
    /* executor.rs: the last segment is padded to the next power of two. */
    record_segment(po2_of_next_power(segment_user() + seg_paging
                                     + M->reserved_cycles));

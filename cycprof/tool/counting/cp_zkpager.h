@@ -20,20 +20,37 @@ typedef struct {
 /* After the options, when a model is chosen. */
 void cp_zk_init(void);
 
-/* The inline code's state: before each instruction, a budget below 0
- * calls cp_zk_close_segment, then the instruction takes 1 of it; the
- * fetch calls run only while the superblock's cell is not the epoch. */
+/* A superblock's facts for the model: its instructions' places and
+ * lengths, and its cell, the epoch in which all its code was last
+ * fetched (cp_zk_epoch changes at each segment start). */
+typedef struct {
+   ULong*       cell;
+   UInt         n_instrs;
+   const Addr*  pc;
+   const UChar* len;
+} ZkBlock;
+
+/* What the segment has left: threshold - reserved - paging - user.  The
+ * inline code takes a run's instructions from it at the run's exit (the
+ * helpers see it without the instructions of the run they are called
+ * in), and a run that starts with less than it can take calls
+ * cp_zk_enter_near: a segment closes before the instruction at which the
+ * budget would be below 0 (executor.rs). */
 extern Long  cp_zk_budget;
 extern ULong cp_zk_epoch;
-void cp_zk_close_segment(void);
+VG_REGPARM(1) void cp_zk_enter_near(const ZkBlock* b);
 
-/* An instruction's fetch: len_flags is its length, with FIRST on the
- * superblock's first instruction and LAST on its last; cell is the
- * superblock's, set to the epoch when all of it was fetched in one. */
-#define CP_ZK_FETCH_LEN   0xFFu
-#define CP_ZK_FETCH_FIRST 0x100u
-#define CP_ZK_FETCH_LAST  0x200u
-VG_REGPARM(3) void cp_zk_fetch(Addr pc, UWord len_flags, ULong* cell);
+/* The helpers' block_near: the ZkBlock's address, | 1 in a run that
+ * called cp_zk_enter_near. */
+#define CP_ZK_NEAR 1u
+
+/* A fetch site: instruction index_flags & CP_ZK_FETCH_INDEX of the block
+ * reaches code pages the one before it did not; FIRST on the block's
+ * first site, LAST on its last. */
+#define CP_ZK_FETCH_INDEX 0xFFFFu
+#define CP_ZK_FETCH_FIRST 0x10000u
+#define CP_ZK_FETCH_LAST  0x20000u
+VG_REGPARM(2) void cp_zk_fetch(UWord index_flags, UWord block_near);
 
 /* Native 1 KiB blocks (each one guest page) known loaded, or loaded and
  * dirty, in this segment, direct-mapped: entry (tag << 40) | (block << 2)
@@ -47,9 +64,9 @@ VG_REGPARM(3) void cp_zk_fetch(Addr pc, UWord len_flags, ULong* cell);
 extern ULong cp_zk_known[1u << CP_ZK_KNOWN_BITS];
 extern ULong cp_zk_known_tag;    /* the segment's tag, << CP_ZK_TAG_SHIFT */
 
-/* Each data access. */
-VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord size);
-VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord size);
+/* Each data access of instruction index of the block. */
+void cp_zk_on_load(Addr a, UWord size, UWord block_near, UWord index);
+void cp_zk_on_store(Addr a, UWord size, UWord block_near, UWord index);
 
 /* At exit: closes the last segment (padded to a power of two) and prints
  * the per-segment table in the Valgrind log. */
