@@ -28,44 +28,48 @@ static IRExpr* shift(IRSB* out, IROp op, IRExpr* e, UInt bits)
 
 /* Whether the access [addr, addr+size) may cost something: it spans two
  * blocks, or its block's entry in cp_zk_known does not say it is loaded
- * (a load) or dirty (a store) in this segment. */
-static IRExpr* may_page(IRSB* out, IRExpr* addr, Int size, Bool write)
+ * (a load) or dirty (a store) in this segment.  tag: the run's
+ * cp_zk_known_tag | 3, with bit 63 in a run near the segment's end,
+ * which no entry has. */
+static IRExpr* may_page(IRSB* out, IRExpr* addr, Int size, Bool write,
+                        IRExpr* tag)
 {
    const ULong index_mask = (1u << CP_ZK_KNOWN_BITS) - 1;
    IRExpr* block = shift(out, Iop_Shr64, addr, CP_ZK_BLOCK_SHIFT);
-   IRExpr* end = cp_ir_binop(out, Iop_Add64, addr,
-                             cp_ir_word(size > 0 ? size - 1 : 0));
-   IRExpr* last = shift(out, Iop_Shr64, end, CP_ZK_BLOCK_SHIFT);
+   IRExpr* end = size > 1 ? cp_ir_binop(out, Iop_Add64, addr,
+                                        cp_ir_word(size - 1))
+                          : NULL;
+   IRExpr* last;
    IRExpr* index = cp_ir_binop(out, Iop_And64, block, cp_ir_word(index_mask));
    IRExpr* slot = cp_ir_binop(out, Iop_Add64, cp_ir_word((HWord)cp_zk_known),
                               shift(out, Iop_Shl64, index, 3));
    IRExpr* entry = cp_ir_tmp(out, Ity_I64,
                              IRExpr_Load(Iend_LE, Ity_I64, slot));
-   IRExpr* tag = cp_ir_binop(out, Iop_Or64,
-                             cp_ir_load64(out, &cp_zk_known_tag),
-                             cp_ir_word(3));
    IRExpr* want = cp_ir_binop(out, Iop_Or64,
                               shift(out, Iop_Shl64, block, 2), tag);
    /* a load is content with dirty (3) or loaded (1): OR in the 2 */
    IRExpr* seen = write ? entry
                         : cp_ir_binop(out, Iop_Or64, entry, cp_ir_word(2));
-   IRExpr* differs = cp_ir_binop(out, Iop_Or64,
-                                 cp_ir_binop(out, Iop_Xor64, seen, want),
-                                 cp_ir_binop(out, Iop_Xor64, block, last));
+   IRExpr* differs = cp_ir_binop(out, Iop_Xor64, seen, want);
+   if (size > 1) {   /* and whether it spans two blocks */
+      last = shift(out, Iop_Shr64, end, CP_ZK_BLOCK_SHIFT);
+      differs = cp_ir_binop(out, Iop_Or64, differs,
+                            cp_ir_binop(out, Iop_Xor64, block, last));
+   }
    return cp_ir_tmp(out, Ity_I1,
                     IRExpr_Binop(Iop_CmpNE64, differs, cp_ir_word(0)));
 }
 
 /* The superblock being instrumented: its facts for the model, the most
  * cycles a run of it can take, its fetch sites, and the IR values its
- * entry computes (whether the run is near the segment's end, and the
- * facts' address with that in bit 0, for the helpers). */
+ * entry computes: CP_ZK_NEAR when the run is near the segment's end (else
+ * 0), and the tag its accesses look for. */
 static ZkBlock* blk;
 static ULong    blk_most;
 static UChar    fetch_site[CP_MAX_SB_INSTRS];
 static UInt     n_seen, last_site;
-static IRExpr*  near_run;
-static IRExpr*  blk_near;
+static IRExpr*  near_word;
+static IRExpr*  run_tag;
 
 /* Every access of statement st: addr, size, whether a store, and the
  * guard (NULL when none).  Returns False when st accesses no memory. */
@@ -195,54 +199,73 @@ void cp_zk_instrument_begin(const IRSB* in)
       }
    }
    n_seen = 0;
-   near_run = blk_near = NULL;
+   near_word = run_tag = NULL;
+}
+
+/* The flags of fetch site index. */
+static UWord site_flags(UInt index)
+{
+   return index | (index == 0 ? CP_ZK_FIRST : 0)
+          | (index == last_site ? CP_ZK_LAST : 0);
+}
+
+/* Whether the block's code is not known loaded in this segment (the epoch
+ * is read at each site: a segment may close in the run before it). */
+static IRExpr* code_stale(IRSB* out)
+{
+   return cp_ir_tmp(out, Ity_I1,
+                    IRExpr_Binop(Iop_CmpNE64, cp_ir_load64(out, blk->cell),
+                                 cp_ir_load64(out, &cp_zk_epoch)));
 }
 
 /* At the run's first instruction: whether the budget is below the most
- * the run can take; if so the model prepares the run (and settles the
- * one before). */
+ * the run can take; if so, or if its code is not known loaded, the model
+ * is called (it settles the run before and fetches this instruction). */
 static void enter(IRSB* out)
 {
    IRExpr* left = cp_ir_load64(out, &cp_zk_budget);
-   near_run = cp_ir_tmp(out, Ity_I1,
-                        IRExpr_Binop(Iop_CmpLT64S, left, cp_ir_word(blk_most)));
-   cp_ir_call_if(out, near_run, 1, "cp_zk_enter_near", cp_zk_enter_near,
-                 mkIRExprVec_1(mkIRExpr_HWord((HWord)blk)));
-   blk_near = cp_ir_binop(out, Iop_Or64, mkIRExpr_HWord((HWord)blk),
-                          cp_ir_tmp(out, Ity_I64,
-                                    IRExpr_Unop(Iop_1Uto64, near_run)));
+   IRExpr* near = cp_ir_tmp(out, Ity_I1,
+                            IRExpr_Binop(Iop_CmpLT64S, left,
+                                         cp_ir_word(blk_most)));
+   IRExpr* near64 = cp_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, near));
+   IRExpr* call = near;
+   UWord flags = fetch_site[0] ? site_flags(0) : 0;
+   if (fetch_site[0])
+      call = cp_ir_tmp(out, Ity_I1,
+                       IRExpr_Binop(Iop_Or1, near, code_stale(out)));
+   near_word = shift(out, Iop_Shl64, near64, CP_ZK_NEAR_BIT);
+   cp_ir_call_if(out, call, 2, "cp_zk_enter", cp_zk_enter,
+                 mkIRExprVec_2(mkIRExpr_HWord((HWord)blk),
+                               cp_ir_binop(out, Iop_Or64, near_word,
+                                           cp_ir_word(flags))));
+   run_tag = cp_ir_binop(out, Iop_Or64,
+                         cp_ir_binop(out, Iop_Or64,
+                                     cp_ir_load64(out, &cp_zk_known_tag),
+                                     cp_ir_word(3)),
+                         shift(out, Iop_Shl64, near64, 63));
 }
 
-/* A fetch site, called while the superblock's code is not known loaded
- * in this segment (the epoch is read here: a segment may close in the
- * run before it). */
 static void fetch(IRSB* out, UInt index)
 {
-   UWord flags = index;
-   IRExpr* stale = cp_ir_tmp(out, Ity_I1,
-                             IRExpr_Binop(Iop_CmpNE64,
-                                          cp_ir_load64(out, blk->cell),
-                                          cp_ir_load64(out, &cp_zk_epoch)));
-   if (index == 0) flags |= CP_ZK_FETCH_FIRST;
-   if (index == last_site) flags |= CP_ZK_FETCH_LAST;
-   cp_ir_call_if(out, stale, 2, "cp_zk_fetch", cp_zk_fetch,
-                 mkIRExprVec_2(mkIRExpr_HWord(flags), blk_near));
+   cp_ir_call_if(out, code_stale(out), 2, "cp_zk_fetch", cp_zk_fetch,
+                 mkIRExprVec_2(mkIRExpr_HWord((HWord)blk),
+                               cp_ir_binop(out, Iop_Or64, near_word,
+                                           cp_ir_word(site_flags(index)))));
 }
 
 static void access(IRSB* out, const Access* a)
 {
-   IRExpr* need = cp_ir_tmp(out, Ity_I1,
-                            IRExpr_Binop(Iop_Or1, near_run,
-                                         may_page(out, a->addr, a->size,
-                                                  a->write)));
-   IRExpr** args = mkIRExprVec_4(a->addr, mkIRExpr_HWord((HWord)a->size),
-                                 blk_near, mkIRExpr_HWord(n_seen - 1));
+   IRExpr* need = may_page(out, a->addr, a->size, a->write, run_tag);
+   UWord word = (n_seen - 1) | ((UWord)a->size << CP_ZK_SIZE_SHIFT);
+   IRExpr** args = mkIRExprVec_2(a->addr,
+                                 cp_ir_binop(out, Iop_Or64, near_word,
+                                             cp_ir_word(word)));
    if (a->guard)
       need = cp_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, a->guard, need));
    if (a->write)
-      cp_ir_call_if(out, need, 0, "cp_zk_on_store", cp_zk_on_store, args);
+      cp_ir_call_if(out, need, 2, "cp_zk_on_store", cp_zk_on_store, args);
    else
-      cp_ir_call_if(out, need, 0, "cp_zk_on_load", cp_zk_on_load, args);
+      cp_ir_call_if(out, need, 2, "cp_zk_on_load", cp_zk_on_load, args);
 }
 
 void cp_zk_instrument_stmt(IRSB* out, const IRStmt* st)
@@ -250,7 +273,7 @@ void cp_zk_instrument_stmt(IRSB* out, const IRStmt* st)
    Access a;
    if (st->tag == Ist_IMark) {
       if (n_seen == 0) enter(out);
-      if (fetch_site[n_seen]) fetch(out, n_seen);
+      else if (fetch_site[n_seen]) fetch(out, n_seen);
       n_seen++;
    } else if (n_seen > 0 && access_of(out->tyenv, st, &a)) {
       access(out, &a);

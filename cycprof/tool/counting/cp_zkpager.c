@@ -169,7 +169,7 @@ static void start_segment_here(void)
    /* A new tag: no entry of the segment before matches.  When the tags
     * wrap round, the old entries go. */
    cp_zk_known_tag += 1ULL << CP_ZK_TAG_SHIFT;
-   if (cp_zk_known_tag == 0) {
+   if (cp_zk_known_tag >> 63) {   /* bit 63 is the near runs' */
       VG_(memset)(cp_zk_known, 0, sizeof cp_zk_known);
       cp_zk_known_tag = 1ULL << CP_ZK_TAG_SHIFT;
    }
@@ -283,66 +283,66 @@ static void settle_near_run(void)
    near.block = NULL;
 }
 
-VG_REGPARM(1) void cp_zk_enter_near(const ZkBlock* b)
-{
-   settle_near_run();
-   near.block = b;
-   near.played = -1;
-   near.ctx = cp_cur_ctx;
-   play_to(0);
-   near.left = cp_zk_budget;
-}
-
-/* Whether a helper runs in the near run (its entry called the model). */
-static Bool in_near_run(UWord block_near)
-{
-   return (block_near & CP_ZK_NEAR) != 0
-          && (const ZkBlock*)(block_near & ~(UWord)CP_ZK_NEAR) == near.block;
-}
-
 /* The superblock whose fetch sites run from its first, and the epoch they
  * started in: if it reaches its last in the same epoch, all its code
  * pages are loaded in this segment. */
 static const ZkBlock* fetch_run_block;
 static ULong fetch_run_epoch;
 
-VG_REGPARM(2) void cp_zk_fetch(UWord index_flags, UWord block_near)
+static void note_fetch_site(const ZkBlock* b, UWord word)
 {
-   const ZkBlock* b = (const ZkBlock*)(block_near & ~(UWord)CP_ZK_NEAR);
-   UInt index = index_flags & CP_ZK_FETCH_INDEX;
-   if (in_near_run(block_near)) {
+   if (word & CP_ZK_FIRST) {
+      fetch_run_block = b;
+      fetch_run_epoch = cp_zk_epoch;
+   }
+   if ((word & CP_ZK_LAST) && fetch_run_block == b
+       && fetch_run_epoch == cp_zk_epoch)
+      *b->cell = cp_zk_epoch;
+}
+
+VG_REGPARM(2) void cp_zk_enter(const ZkBlock* b, UWord word)
+{
+   if (word & CP_ZK_NEAR) {
+      settle_near_run();
+      near.block = b;
+      near.played = -1;
+      near.ctx = cp_cur_ctx;
+      play_to(0);
+      near.left = cp_zk_budget;
+   } else {
+      fetch_instruction(b, 0);
+   }
+   note_fetch_site(b, word);
+}
+
+VG_REGPARM(2) void cp_zk_fetch(const ZkBlock* b, UWord word)
+{
+   UInt index = word & CP_ZK_INDEX;
+   if (word & CP_ZK_NEAR) {
       play_to((Int)index);
       near.left = cp_zk_budget;
    } else {
       fetch_instruction(b, index);
    }
-   if (index_flags & CP_ZK_FETCH_FIRST) {
-      fetch_run_block = b;
-      fetch_run_epoch = cp_zk_epoch;
-   }
-   if ((index_flags & CP_ZK_FETCH_LAST) && fetch_run_block == b
-       && fetch_run_epoch == cp_zk_epoch)
-      *b->cell = cp_zk_epoch;
+   note_fetch_site(b, word);
 }
 
-static void on_access(Addr a, UWord size, Bool write, UWord block_near,
-                      UWord index)
+static void on_access(Addr a, Bool write, UWord word)
 {
-   Bool in_near = in_near_run(block_near);
-   if (in_near) play_to((Int)index);
-   touch(a, size, write);
+   if (word & CP_ZK_NEAR) play_to((Int)(word & CP_ZK_INDEX));
+   touch(a, word >> CP_ZK_SIZE_SHIFT, write);
    know(a, write);
-   if (in_near) near.left = cp_zk_budget;
+   if (word & CP_ZK_NEAR) near.left = cp_zk_budget;
 }
 
-void cp_zk_on_load(Addr a, UWord size, UWord block_near, UWord index)
+VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord word)
 {
-   on_access(a, size, False, block_near, index);
+   on_access(a, False, word);
 }
 
-void cp_zk_on_store(Addr a, UWord size, UWord block_near, UWord index)
+VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord word)
 {
-   on_access(a, size, True, block_near, index);
+   on_access(a, True, word);
 }
 
 static UInt po2_of_next_power(ULong n)

@@ -34,39 +34,47 @@ typedef struct {
  * inline code takes a run's instructions from it at the run's exit (the
  * helpers see it without the instructions of the run they are called
  * in), and a run that starts with less than it can take calls
- * cp_zk_enter_near: a segment closes before the instruction at which the
+ * cp_zk_enter as near: a segment closes before the instruction at which the
  * budget would be below 0 (executor.rs). */
 extern Long  cp_zk_budget;
 extern ULong cp_zk_epoch;
-VG_REGPARM(1) void cp_zk_enter_near(const ZkBlock* b);
 
-/* The helpers' block_near: the ZkBlock's address, | 1 in a run that
- * called cp_zk_enter_near. */
-#define CP_ZK_NEAR 1u
+/* What the inline code tells the helpers in one word: the instruction's
+ * index in the block, whether the run is near the segment's end (its
+ * entry called cp_zk_enter with it), FIRST and LAST on the block's first
+ * and last fetch sites, and an access's size. */
+#define CP_ZK_INDEX      0xFFFFu
+#define CP_ZK_NEAR_BIT   16
+#define CP_ZK_NEAR       (1u << CP_ZK_NEAR_BIT)
+#define CP_ZK_FIRST      (1u << 17)
+#define CP_ZK_LAST       (1u << 18)
+#define CP_ZK_SIZE_SHIFT 20
 
-/* A fetch site: instruction index_flags & CP_ZK_FETCH_INDEX of the block
- * reaches code pages the one before it did not; FIRST on the block's
- * first site, LAST on its last. */
-#define CP_ZK_FETCH_INDEX 0xFFFFu
-#define CP_ZK_FETCH_FIRST 0x10000u
-#define CP_ZK_FETCH_LAST  0x20000u
-VG_REGPARM(2) void cp_zk_fetch(UWord index_flags, UWord block_near);
+/* A run's entry, when it is near the segment's end or its block's code
+ * is not known loaded in this segment: settles the run before if it was
+ * near, and fetches the first instruction. */
+VG_REGPARM(2) void cp_zk_enter(const ZkBlock* b, UWord word);
+/* A later fetch site: an instruction that reaches code pages the one
+ * before it did not, while the block's code is not known loaded. */
+VG_REGPARM(2) void cp_zk_fetch(const ZkBlock* b, UWord word);
 
 /* Native 1 KiB blocks (each one guest page) known loaded, or loaded and
  * dirty, in this segment, direct-mapped: entry (tag << 40) | (block << 2)
  * | 1 when loaded, | 3 when dirty too, tag being cp_zk_known_tag, which
  * changes at each segment start (so no entry of an earlier segment
  * matches).  The inline code calls the access helpers only when its entry
- * does not say enough.  Blocks of user space stay below 2^38. */
+ * does not say enough.  Blocks of user space stay below 2^38; tags below
+ * 2^63: a run near the segment's end sets bit 63 in what it looks for,
+ * so that all its accesses call. */
 #define CP_ZK_KNOWN_BITS 12
 #define CP_ZK_BLOCK_SHIFT 10     /* log2 of the model's page_bytes */
 #define CP_ZK_TAG_SHIFT 40
 extern ULong cp_zk_known[1u << CP_ZK_KNOWN_BITS];
 extern ULong cp_zk_known_tag;    /* the segment's tag, << CP_ZK_TAG_SHIFT */
 
-/* Each data access of instruction index of the block. */
-void cp_zk_on_load(Addr a, UWord size, UWord block_near, UWord index);
-void cp_zk_on_store(Addr a, UWord size, UWord block_near, UWord index);
+/* Each data access. */
+VG_REGPARM(2) void cp_zk_on_load(Addr a, UWord word);
+VG_REGPARM(2) void cp_zk_on_store(Addr a, UWord word);
 
 /* At exit: closes the last segment (padded to a power of two) and prints
  * the per-segment table in the Valgrind log. */
