@@ -232,6 +232,47 @@ PY
 }
 register zkvm-segments t_zkvm_segments
 
+# A segment closes before the first instruction at which user + paging +
+# 4113 passes the threshold (2^16 - 25000 at po2 16): so where the
+# instruction before that one paged nothing, the closed segment holds
+# exactly threshold + 1.  zkspin's loop pages only in its segments'
+# first few hundred instructions (a few pages, against hundreds in the
+# segments of start-up and exit), so its segments all do; a close one instruction late
+# gives one more.  Wherever the last instruction paged, the excess is at
+# most what one instruction can page (two pages in and out, 22 ancestors).
+t_zkvm_close_exact() {
+    need_tool
+    _locked prog-zkspin gcc -O1 -g -o "$BIN/zkspin" "$TESTS_DIR/progs/zkspin.c" \
+        >"$W/cache/prog-zkspin.log" 2>&1
+    [ -x "$BIN/zkspin" ] || fail "cannot build zkspin: $(head -n 3 "$W/cache/prog-zkspin.log")"
+    cycprof "$PWD/spin" "$PWD/spin.log" --pprof=no --zk-model=risc0 \
+        --zk-segment-po2=16 -- "$BIN/zkspin" 400000 >spin.stdout 2>&1 </dev/null
+    echo $? >spin.rc
+    check_run spin cg
+    pycheck "$ZK_TABLE" <<'PY' || true
+import sys
+from cyc import *
+exec(sys.argv[1])
+C = Checker()
+threshold = (1 << 16) - 25000
+one_insn_most = 2 * 2 * (322 + 22 * 13)
+closed = segments("spin.log")[:-1]
+# the loop's segments: a few pages each (start-up and exit page hundreds)
+loop = [r for r in closed if r[2] < 10000]
+C.true(len(loop) >= 60, "zkspin 400000 fills 60 segments at po2 16 (got %d)" % len(loop))
+late = [r[1] + r[2] + 4113 for r in loop if r[1] + r[2] + 4113 != threshold + 1]
+C.true(not late, "%d of the loop's %d segments hold threshold + 1 = %d; the others: %s"
+       % (len(loop) - len(late), len(loop), threshold + 1, sorted(late)[:8]))
+for i, r in enumerate(closed):
+    total = r[1] + r[2] + 4113
+    C.true(threshold < total <= threshold + 1 + one_insn_most,
+           "segment %d holds %d: not closed at the first instruction past %d"
+           % (i, total, threshold))
+C.done()
+PY
+}
+register zkvm-close-exact t_zkvm_close_exact
+
 # --zk-model=none leaves the callgrind file as it is without the option.
 t_zkvm_none() {
     need_tool
