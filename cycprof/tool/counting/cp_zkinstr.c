@@ -26,38 +26,37 @@ static IRExpr* shift(IRSB* out, IROp op, IRExpr* e, UInt bits)
    return cp_ir_binop(out, op, e, IRExpr_Const(IRConst_U8((UChar)bits)));
 }
 
-/* Whether the access [addr, addr+size) may cost something: it spans two
- * blocks, or its block's entry in cp_zk_known does not say it is loaded
- * (a load) or dirty (a store) in this segment.  tag: the run's
- * cp_zk_known_tag | 3, with bit 63 in a run near the segment's end,
- * which no entry has. */
+/* Whether the access [addr, addr+size) may cost something: the entry of
+ * its first block in cp_zk_known does not say its last block is loaded
+ * (a load) or dirty (a store) in this segment (two blocks: it spans).
+ * tag: the run's cp_zk_known_tag | 3, with bit 63 in a run near the
+ * segment's end, which no entry has. */
 static IRExpr* may_page(IRSB* out, IRExpr* addr, Int size, Bool write,
                         IRExpr* tag)
 {
-   const ULong index_mask = (1u << CP_ZK_KNOWN_BITS) - 1;
-   IRExpr* block = shift(out, Iop_Shr64, addr, CP_ZK_BLOCK_SHIFT);
-   IRExpr* end = size > 1 ? cp_ir_binop(out, Iop_Add64, addr,
-                                        cp_ir_word(size - 1))
-                          : NULL;
-   IRExpr* last;
-   IRExpr* index = cp_ir_binop(out, Iop_And64, block, cp_ir_word(index_mask));
+   const ULong block_bytes = 1ULL << CP_ZK_BLOCK_SHIFT;
+   const ULong slots = ((1ULL << CP_ZK_KNOWN_BITS) - 1) << 3;
+   /* the slot's byte offset: block number * 8, in one shift */
+   IRExpr* offset = cp_ir_binop(out, Iop_And64,
+                                shift(out, Iop_Shr64, addr,
+                                      CP_ZK_BLOCK_SHIFT - 3),
+                                cp_ir_word(slots));
    IRExpr* slot = cp_ir_binop(out, Iop_Add64, cp_ir_word((HWord)cp_zk_known),
-                              shift(out, Iop_Shl64, index, 3));
+                              offset);
    IRExpr* entry = cp_ir_tmp(out, Ity_I64,
                              IRExpr_Load(Iend_LE, Ity_I64, slot));
+   IRExpr* last = size > 1 ? cp_ir_binop(out, Iop_Add64, addr,
+                                         cp_ir_word(size - 1))
+                           : addr;
    IRExpr* want = cp_ir_binop(out, Iop_Or64,
-                              shift(out, Iop_Shl64, block, 2), tag);
+                              cp_ir_binop(out, Iop_And64, last,
+                                          cp_ir_word(~(block_bytes - 1))),
+                              tag);
    /* a load is content with dirty (3) or loaded (1): OR in the 2 */
    IRExpr* seen = write ? entry
                         : cp_ir_binop(out, Iop_Or64, entry, cp_ir_word(2));
-   IRExpr* differs = cp_ir_binop(out, Iop_Xor64, seen, want);
-   if (size > 1) {   /* and whether it spans two blocks */
-      last = shift(out, Iop_Shr64, end, CP_ZK_BLOCK_SHIFT);
-      differs = cp_ir_binop(out, Iop_Or64, differs,
-                            cp_ir_binop(out, Iop_Xor64, block, last));
-   }
    return cp_ir_tmp(out, Ity_I1,
-                    IRExpr_Binop(Iop_CmpNE64, differs, cp_ir_word(0)));
+                    IRExpr_Binop(Iop_CmpNE64, seen, want));
 }
 
 /* The superblock being instrumented: its facts for the model, the most

@@ -141,8 +141,8 @@ static void know(Addr a, Bool write)
 {
    ULong block = a >> CP_ZK_BLOCK_SHIFT;
    ULong* entry = &cp_zk_known[block & ((1u << CP_ZK_KNOWN_BITS) - 1)];
-   ULong dirty_entry = cp_zk_known_tag | (block << 2) | 3;
-   if (block >> (CP_ZK_TAG_SHIFT - 2)) return;   /* not user space */
+   ULong dirty_entry = cp_zk_known_tag | (block << CP_ZK_BLOCK_SHIFT) | 3;
+   if (a >> CP_ZK_TAG_SHIFT) return;   /* not user space */
    if (write) *entry = dirty_entry;
    else if (*entry != dirty_entry) *entry = dirty_entry - 2;
 }

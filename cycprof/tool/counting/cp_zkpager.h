@@ -59,16 +59,19 @@ VG_REGPARM(2) void cp_zk_enter(const ZkBlock* b, UWord word);
 VG_REGPARM(2) void cp_zk_fetch(const ZkBlock* b, UWord word);
 
 /* Native 1 KiB blocks (each one guest page) known loaded, or loaded and
- * dirty, in this segment, direct-mapped: entry (tag << 40) | (block << 2)
- * | 1 when loaded, | 3 when dirty too, tag being cp_zk_known_tag, which
- * changes at each segment start (so no entry of an earlier segment
- * matches).  The inline code calls the access helpers only when its entry
- * does not say enough.  Blocks of user space stay below 2^38; tags below
- * 2^63: a run near the segment's end sets bit 63 in what it looks for,
- * so that all its accesses call. */
+ * dirty, in this segment, direct-mapped: entry tag | (the block's first
+ * address) | 1 when loaded, | 3 when dirty too, tag being
+ * cp_zk_known_tag, which changes at each segment start (so no entry of
+ * an earlier segment matches).  The inline code calls the access helpers
+ * only when the entry of the access's first block does not say enough
+ * for its last block (so an access that spans two calls).  User space
+ * stays below 2^48 (amd64, arm64), tags are multiples of 2^48 below 2^63,
+ * and an address above (the vsyscall page) has bit 63 too: a run near the
+ * segment's end sets bit 63 in what it looks for, so that all its
+ * accesses call. */
 #define CP_ZK_KNOWN_BITS 12
 #define CP_ZK_BLOCK_SHIFT 10     /* log2 of the model's page_bytes */
-#define CP_ZK_TAG_SHIFT 40
+#define CP_ZK_TAG_SHIFT 48
 extern ULong cp_zk_known[1u << CP_ZK_KNOWN_BITS];
 extern ULong cp_zk_known_tag;    /* the segment's tag, << CP_ZK_TAG_SHIFT */
 
