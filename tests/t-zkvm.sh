@@ -272,6 +272,156 @@ C.done()
 PY
 }
 register zkvm-close-exact t_zkvm_close_exact
+# The pprof file with the model on (docs/zkvm.md, "The pprof file"): its
+# second sample type, read by go tool pprof -raw (an independent reader),
+# against the callgrind file (an independent writer, read by the parser
+# below) and the log's segment table.  Per (object, leaf function) the zk
+# cycles of the samples equal the callgrind file's self Zk; [PageIn] and
+# [PageOut] sit right under the function that paged, [Segment] where a
+# segment closed; the totals are the table's.
+ZK_SELF='
+import re, os, collections
+def cg_self(path):
+    """{(object basename, function): [self Ir, self Zk]} of a callgrind file."""
+    names = {"ob": {}, "fn": {}}
+    ob = fn = None
+    out = collections.defaultdict(lambda: [0, 0])
+    skip = False
+    def name(kind, v):
+        m = re.match(r"\((\d+)\)(?: (.*))?$", v)
+        if not m:
+            return v
+        if m.group(2) is not None:
+            names[kind][m.group(1)] = m.group(2)
+        return names[kind].get(m.group(1), v)
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        if line.startswith("ob="):
+            ob = os.path.basename(name("ob", line[3:]))
+        elif line.startswith("fn="):
+            fn = name("fn", line[3:])
+        elif line.startswith(("cob=", "cfn=")):
+            name("ob" if line[1] == "o" else "fn", line[4:])
+        elif line.startswith("calls="):
+            skip = True
+        elif line and (line[0].isdigit() or line[0] in "+-*"):
+            if skip:
+                skip = False
+                continue
+            cost = [int(x) for x in line.split()[1:]]
+            cost += [0] * (2 - len(cost))
+            out[(ob, fn)][0] += cost[0]
+            out[(ob, fn)][1] += cost[1]
+    return out
+def raw_samples(pb):
+    """go tool pprof -raw: sample types, [(values, location ids)], {location:
+    (mapping id, [functions innermost first])}, {mapping id: basename}."""
+    out, _ = pprof(["-raw"], pb)
+    lines = out.splitlines()
+    types, samples, section = None, [], None
+    for line in lines:
+        if line.startswith("Samples:"):
+            section = "s"
+        elif line.startswith("Locations"):
+            break
+        elif section == "s":
+            if types is None:
+                types = line.split()
+                continue
+            m = re.match(r"^\s*((?:-?\d+\s*)+):\s((?:\d+\s*)*)$", line)
+            if m:
+                samples.append(([int(x) for x in m.group(1).split()],
+                                [int(x) for x in m.group(2).split()]))
+    locs = {i: [f[0] for f in fr] for i, fr in pprof_raw_locations(lines).items()}
+    loc_map, maps, section = {}, {}, None
+    for line in lines:
+        if line.startswith("Locations"):
+            section = "l"
+        elif line.startswith("Mappings"):
+            section = "m"
+        elif section == "l":
+            m = re.match(r"^\s*(\d+): 0x[0-9a-f]+ (?:M=(\d+) )?", line)
+            if m:
+                loc_map[int(m.group(1))] = int(m.group(2) or 0)
+        elif section == "m":
+            m = re.match(r"^(\d+): \S+ (\S+)", line)
+            if m:
+                maps[int(m.group(1))] = os.path.basename(m.group(2))
+    return types, samples, locs, loc_map, maps
+'
+t_zkvm_pprof() {
+    need_tool
+    zk_prog
+    command -v go >/dev/null || skip "no go (golang-go) for go tool pprof"
+    cycprof "$PWD/zp" "$PWD/zp.log" --zk-model=risc0 --zk-segment-po2=14 \
+        -- "$BIN/zkpages" 48 20 40 0 >zp.stdout 2>&1 </dev/null
+    echo $? >zp.rc
+    check_run zp
+    pycheck "$ZK_TABLE$ZK_CALLS$ZK_SELF" <<'PY' || true
+import sys, collections
+from cyc import *
+exec(sys.argv[1])
+C = Checker()
+rows = segments("zp.log")
+C.true(len(rows) >= 3, "several segments at po2 14 (got %d)" % len(rows))
+types, samples, locs, loc_map, maps = raw_samples("zp.pb.gz")
+C.eq("sample types", ["instructions/count[dflt]", "zkvm_cycles/count"], types)
+C.eq("total zkvm_cycles = user + paging + reserved + padding of the table",
+     sum(r[1] + r[2] + r[3] + r[4] for r in rows), sum(v[1] for v, _ in samples))
+C.eq("total instructions = the table's user cycles", sum(r[1] for r in rows),
+     sum(v[0] for v, _ in samples))
+cg = cg_self("zp")
+C.eq("callgrind totals = pprof totals (Ir, Zk)",
+     [sum(v[0] for v in cg.values()), sum(v[1] for v in cg.values())],
+     [sum(v[0] for v, _ in samples), sum(v[1] for v, _ in samples)])
+# Per (object, leaf function) of the program itself (built -fno-inline,
+# so its leaf frames are its functions in both files).
+pb = collections.defaultdict(lambda: [0, 0])
+under = collections.Counter()
+zk_frames = ("[PageIn]", "[PageOut]", "[Segment]")
+for vals, ids in samples:
+    leaf = locs[ids[0]][0]
+    pb[(maps.get(loc_map[ids[0]]), leaf)][0] += vals[0]
+    pb[(maps.get(loc_map[ids[0]]), leaf)][1] += vals[1]
+    if leaf in zk_frames:
+        C.eq("%s: no instructions" % leaf, 0, vals[0])
+        caller = locs[ids[1]][-1] if len(ids) > 1 else None
+        under[(caller, leaf)] += vals[1]
+    else:
+        C.true(vals[0] == vals[1], "an instruction sample is 1 cycle each: %s" % vals)
+# Code without a symbol is left out: the two files may place it (PLT
+# stubs) in different objects, and the paging of its frames with it.
+unnamed = re.compile(r"(^0x|\+0x)[0-9a-f]+$")
+named = lambda f: f and not unnamed.search(f)
+mine = lambda d: {k: v for k, v in d.items()
+                  if k[0] == "zkpages" and named(k[1]) and k[1] not in zk_frames and any(v)}
+C.true(len(mine(cg)) >= 4, "functions of zkpages in the callgrind file: %s" % sorted(mine(cg)))
+C.eq("self [Ir, Zk] per function of zkpages", mine(cg), mine(pb))
+# Each zk frame under each named caller, in every object: the callgrind
+# file's call lines to it against the pprof samples right under it.
+calls = zk_calls("zp")
+want = {k: v for k, v in calls.items() if k[1] in zk_frames and named(k[0]) and v}
+got = {k: v for k, v in under.items() if named(k[0]) and v}
+C.true(len(want) >= 10, "zk frames under named callers: %d" % len(want))
+C.eq("zk cycles of each zk frame under each named caller", want, got)
+C.true(under[("read_pages", "[PageIn]")] > 15680,
+       "read_pages [PageIn] right under read_pages: %d" % under[("read_pages", "[PageIn]")])
+C.true(under[("write_pages", "[PageOut]")] > 6326,
+       "write_pages [PageOut] right under write_pages: %d" % under[("write_pages", "[PageOut]")])
+C.true(sum(v for (c, f), v in under.items() if f == "[Segment]") > 0, "[Segment] frames")
+C.done()
+PY
+    # the table as pprof comments, and cycprof report on the pprof file
+    HOME=$GO_HOME go tool pprof -raw zp.pb.gz 2>/dev/null | sed -n 's/^Comment: cycprof-zkvm: //p' >from-pb.txt
+    "$HELPER_BIN" report zp.pb.gz 2>&1 | grep '^zkVM' >from-report.txt
+    sed -n 's/^==[0-9]*== \(zkVM.*\)$/\1/p' zp.log >from-log.txt
+    [ -s from-log.txt ] || note "no segment table in the log"
+    cmp -s from-log.txt from-pb.txt ||
+        note "the pprof file's comments differ from the log's table: $(diff from-log.txt from-pb.txt | head -n 3 | tr '\n' ' ')"
+    cmp -s from-log.txt from-report.txt ||
+        note "cycprof report zp.pb.gz: table differs from the log's: $(diff from-log.txt from-report.txt | head -n 3 | tr '\n' ' ')"
+}
+register zkvm-pprof t_zkvm_pprof
 
 # --zk-model=none leaves the callgrind file as it is without the option.
 t_zkvm_none() {

@@ -32,8 +32,11 @@ static const char *const usage =
     "\n"
     "options:\n"
     "  -n, --top=N          show the N largest changes (default 20, 0 = all)\n"
-    "  --sort=EV            compare this event (default: the first one; for a\n"
-    "                       pprof profile, a sample type such as cycles)\n"
+    "  --event=EV, --sort=EV  compare this event (default: BASE's first one,\n"
+    "                       or NEW's first if BASE has it); for a pprof\n"
+    "                       profile, a sample type such as cycles; Zk,\n"
+    "                       zkvm_cycles and cycles (RISC Zero's) name one\n"
+    "                       event, Ir and instructions too\n"
     "  --inclusive          compare inclusive costs (self + calls)\n"
     "  --by=KIND            function (default), file, line or object; files\n"
     "                       and lines are keyed by (object, file), a line\n"
@@ -70,6 +73,7 @@ static const char *const usage =
 typedef struct opts {
     uint64_t top;
     const char *sort;
+    const char *event;
     int inclusive;
     rank_by_t by;
     double threshold;
@@ -104,6 +108,12 @@ static int parse(int argc, char **argv, opts_t *o)
                 return -1;
             }
             o->sort = v;
+        } else if ((r = cu_opt_value(argc, argv, &i, "--event", NULL, &v))) {
+            if (r < 0 || !*v || strchr(v, ',')) {
+                cu_err("diff", "--event needs one event name");
+                return -1;
+            }
+            o->event = v;
         } else if ((r = cu_opt_value(argc, argv, &i, "--by", NULL, &v))) {
             if (r > 0 && strcmp(v, "stack") == 0) {
                 o->by = BY_STACK;
@@ -153,6 +163,10 @@ static int parse(int argc, char **argv, opts_t *o)
     }
     if (o->inclusive && o->by != BY_FUNCTION) {
         cu_err("diff", "--inclusive works with --by=function only");
+        return -1;
+    }
+    if (o->sort && o->event) {
+        cu_err("diff", "--event and --sort both choose the event: give one");
         return -1;
     }
     if (o->sort && o->by == BY_STACK) {
@@ -247,7 +261,10 @@ static void print_text(const opts_t *o, const diff_result_t *d)
     printf("New:              %s (%s)\n", d->files[1],
            d->cmds[1] ? d->cmds[1] : "unknown command");
     print_recorded_differently(d->deterministic);
-    printf("Event:            %s\n", d->event);
+    if (d->new_event)
+        printf("Event:            %s (NEW: %s)\n", d->event, d->new_event);
+    else
+        printf("Event:            %s\n", d->event);
     if (o->by == BY_STACK)
         printf("Ranking:          exact count of each stack, by size of "
                "change\n");
@@ -255,6 +272,9 @@ static void print_text(const opts_t *o, const diff_result_t *d)
         printf("Ranking:          %s cost by %s, by size of change\n",
                o->inclusive ? "inclusive" : "self", rank_by_name(o->by));
     print_matched_by(d->rules);
+    if (d->by_name && o->by == BY_FUNCTION)
+        printf("                  function names alone (a RISC Zero guest "
+               "profile)\n");
     rc_rule(stdout);
     printf("\nTotal %s: %s -> %s  %s (", cg_event_long_name(d->event),
            cu_commify(tb, b1), cu_commify(tn, b2),
@@ -282,7 +302,8 @@ static void print_text(const opts_t *o, const diff_result_t *d)
                                        "stack (leaf first, then its "
                                        "callers)"};
     printf("%*s  %8s  %*s  %*s  %s\n", (int)wd, "delta", "change", (int)wb,
-           "base", (int)wn, "new", what[o->by]);
+           "base", (int)wn, "new",
+           o->by == BY_FUNCTION && d->by_name ? "function" : what[o->by]);
     for (size_t k = 0; k < d->shown; k++) {
         const change_t *c = &d->ch[k];
         fmt_growth(b4, sizeof b4, c->base, c->new);
@@ -351,6 +372,39 @@ typedef struct inputs {
     change_t *ch;
 } inputs_t;
 
+/* The event compared on each side: --event (or --sort) by its name or
+ * another name of it; by default BASE's first event, found in NEW, or
+ * else NEW's first, found in BASE (a RISC Zero profile's cycles against a
+ * cycprof zkVM profile's Zk). 0, 1 (no common event) or 2 (bad --event). */
+static int pair_events(const opts_t *o, const cg_profile_t p[2], int ev[2])
+{
+    const char *want = o->event ? o->event : o->sort;
+    char evs[256];
+    if (want) {
+        for (int k = 0; k < 2; k++)
+            if ((ev[k] = cg_event_find(&p[k], want)) < 0) {
+                cg_event_list(&p[k], evs, sizeof evs);
+                cu_err("diff", "%s: unknown event '%s' in --%s (the profile "
+                       "has: %s)", o->files[k], want,
+                       o->event ? "event" : "sort", evs);
+                return 2;
+            }
+        return 0;
+    }
+    ev[0] = 0;
+    ev[1] = cg_event_find(&p[1], p[0].events[0]);
+    if (ev[1] < 0) {
+        ev[1] = 0;
+        ev[0] = cg_event_find(&p[0], p[1].events[0]);
+    }
+    if (ev[0] < 0) {
+        cu_err("diff", "%s: first event is '%s' but BASE's is '%s' (use "
+               "--event=EVENT)", o->files[1], p[1].events[0], p[0].events[0]);
+        return 1;
+    }
+    return 0;
+}
+
 /* Load both profiles and their rank tables; the changed rows into in->ch,
  * d's counts and names. Returns 0, 1 (unreadable) or 2 (bad --sort). */
 static int function_changes(const opts_t *o, dm_rules_t *rules, inputs_t *in,
@@ -362,18 +416,13 @@ static int function_changes(const opts_t *o, dm_rules_t *rules, inputs_t *in,
         if (rc_load("diff", &p[k], (char **)&o->files[k], 1) < 0 ||
             rc_check_by("diff", &p[k], o->by) < 0)
             return 1;
-        ev[k] = o->sort ? cg_event_index(&p[k], o->sort) : 0;
-        if (ev[k] < 0) {
-            cu_err("diff", "%s: unknown event '%s' in --sort", o->files[k],
-                   o->sort);
-            return 2;
-        }
-        if (k == 1 && strcmp(p[0].events[ev[0]], p[1].events[ev[1]]) != 0) {
-            cu_err("diff", "%s: first event is '%s' but BASE's is '%s' (use "
-                   "--sort=EVENT)", o->files[1], p[1].events[ev[1]],
-                   p[0].events[ev[0]]);
-            return 1;
-        }
+    }
+    int rc = pair_events(o, p, ev);
+    if (rc)
+        return rc;
+    /* A RISC Zero profile's functions are matched by name alone. */
+    p[0].by_name = p[1].by_name = p[0].by_name || p[1].by_name;
+    for (int k = 0; k < 2; k++) {
         rank_build(&p[k], o->by, o->inclusive, &in->r[k]);
         if (in->r[k].overflow) {
             cu_err("diff", "%s: the costs of one row add up to more than "
@@ -387,6 +436,9 @@ static int function_changes(const opts_t *o, dm_rules_t *rules, inputs_t *in,
     }
     d->nch = dm_changes(&in->r[0], &in->r[1], o->by, ev, rules, &in->ch);
     d->event = p[0].events[ev[0]];
+    if (strcmp(d->event, p[1].events[ev[1]]) != 0)
+        d->new_event = p[1].events[ev[1]];
+    d->by_name = p[0].by_name;
     for (int k = 0; k < 2; k++) {
         d->total[k] = p[k].totals[ev[k]];
         d->cmds[k] = p[k].cmd;
@@ -411,7 +463,7 @@ static int stack_changes(const opts_t *o, dm_rules_t *rules, inputs_t *in,
                          diff_result_t *d)
 {
     stack_diff_t *sd = &in->sd;
-    if (sd_load(sd, "diff", o->files, rules) < 0)
+    if (sd_load(sd, "diff", o->files, o->event, rules) < 0)
         return 1;
     for (int k = 0; k < 2; k++) {
         char err[512];

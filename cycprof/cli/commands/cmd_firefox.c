@@ -41,6 +41,9 @@ static const char *const usage =
     "  --inlines=yes|no     no: charge inlined code to the function that\n"
     "                       holds it, as the callgrind file and cycprof report\n"
     "                       do (default yes: inlined calls are frames)\n"
+    "  --event=EV           the sample type to weigh samples by, e.g.\n"
+    "                       zkvm_cycles (or Zk) with --zk-model (default:\n"
+    "                       pprof's, instructions in cycprof's)\n"
     "  -h, --help           show this help\n";
 
 /* The JSON, gzip-compressed when OUT ends in .gz. */
@@ -74,7 +77,7 @@ static int write_firefox(FILE *f, const void *ctx)
 
 int cmd_firefox(int argc, char **argv)
 {
-    stack_cmd_t c = {"firefox", usage, NULL, NULL};
+    stack_cmd_t c = {"firefox", usage, NULL, NULL, NULL};
     int inlines = 1;
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "--inlines", 9) == 0) {
@@ -102,6 +105,7 @@ int cmd_firefox(int argc, char **argv)
     ff_profile_t p;
     ff_init(&p);
     p.no_inlines = !inlines;
+    p.event = c.event;
     char err[CU_ERRLEN];
     int rc = 1;
     if (ff_from_pprof(&p, pf, err, sizeof err) < 0) {

@@ -40,6 +40,10 @@ static const char *const usage =
     "                       NEW, \"Differential Flame Graph\")\n"
     "  --width=PX           image width in pixels (default 1200)\n"
     "  --minwidth=PX        leave out frames narrower than PX (default 0.1)\n"
+    "  --event=EV           the sample type to count, e.g. zkvm_cycles (or\n"
+    "                       Zk) with --zk-model (default: pprof's,\n"
+    "                       instructions in cycprof's; with BASE and NEW,\n"
+    "                       BASE's, or the one both have)\n"
     "  --mod-filename=EXPR, --mod-funcname=EXPR, --common-root=auto|no\n"
     "                       with BASE and NEW: how frames are matched, as in\n"
     "                       cycprof diff (see cycprof diff --help)\n"
@@ -83,7 +87,7 @@ static int draw_diff(const stack_cmd_t *c, fg_opts_t *o, const char *newfile,
     dm_opts_rules(match, &rules);
     char *files[2] = {(char *)c->file, (char *)newfile};
     int rc = 1;
-    if (sd_load(&d, "flamegraph", files, &rules) == 0) {
+    if (sd_load(&d, "flamegraph", files, c->event, &rules) == 0) {
         o->unit = d.unit;
         o->subtitle = d.cmds[1];
         if (!o->title)
@@ -163,6 +167,7 @@ static int draw(const stack_cmd_t *c, fg_opts_t *o, int to_tty_default)
 {
     stack_profile_t sp;
     sp_init(&sp);
+    sp.event = c->event;
     int rc = 1;
     char unit[128];
     if (si_load("flamegraph", c->file, &sp) == 0) {
@@ -186,7 +191,7 @@ int cmd_flamegraph(int argc, char **argv)
 {
     fg_args_t a;
     memset(&a, 0, sizeof a);
-    a.c = (stack_cmd_t){"flamegraph", usage, NULL, NULL};
+    a.c = (stack_cmd_t){"flamegraph", usage, NULL, NULL, NULL};
     a.o = (fg_opts_t){NULL, NULL, NULL, 1200, 0.1};
     int rc = parse(argc, argv, &a);
     if (rc) {

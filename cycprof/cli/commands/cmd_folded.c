@@ -22,6 +22,8 @@ static const char *const usage =
     "\n"
     "options:\n"
     "  -o, --output=OUT     write to OUT instead of standard output\n"
+    "  --event=EV           the sample type to count, e.g. zkvm_cycles (or Zk)\n"
+    "                       (default: pprof's, instructions in cycprof's)\n"
     "  -h, --help           show this help\n";
 
 /* Write the stacks of sp to f; returns -1 on a write error. */
@@ -44,7 +46,7 @@ static int write_folded(FILE *f, const void *ctx)
 
 int cmd_folded(int argc, char **argv)
 {
-    stack_cmd_t c = {"folded", usage, NULL, NULL};
+    stack_cmd_t c = {"folded", usage, NULL, NULL, NULL};
     for (int i = 1; i < argc; i++) {
         int r = sc_arg(&c, argc, argv, &i);
         if (r)
@@ -53,6 +55,7 @@ int cmd_folded(int argc, char **argv)
 
     stack_profile_t sp;
     sp_init(&sp);
+    sp.event = c.event;
     int rc = 1;
     if (si_load("folded", c.file, &sp) == 0) {
         sp_sort_by_name(&sp);

@@ -203,6 +203,9 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
             if (wr == 0)
                 wr = pw_location(w, rec.loc.id, rec.loc.map_id, rec.loc.address,
                              lines, rec.loc.nlines);
+            if (wr == 0 && sr_header(r)->zk_first_loc &&
+                rec.loc.id >= sr_header(r)->zk_first_loc)
+                wr = pw_zk_location(w, rec.loc.id);
             break;
         case SR_NODE:            /* kept by the reader for sr_stack */
             break;
@@ -305,6 +308,24 @@ static int convert_coarse(struct stacks_reader *r, struct pprof_writer *w,
     return 0;
 }
 
+/* With a zkVM model: the second sample type, and the model and its
+ * segment table as comments (docs/zkvm.md). */
+static int start_zkvm(struct stacks_reader *r, struct pprof_writer *w)
+{
+    const struct sr_header *h = sr_header(r);
+    char line[512];
+    if (!h->zk_model)
+        return 0;
+    if (pw_zkvm(w) != 0)
+        return -1;
+    for (size_t i = 0; i < h->zk_table_lines; i++) {
+        snprintf(line, sizeof line, "cycprof-zkvm: %s", h->zk_table[i]);
+        if (pw_comment(w, line) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Converts DUMP into the already-open temporary file `f`. */
 static int write_profile(struct stacks_reader *r, FILE *f, int level,
                          uint64_t coarse_max, uint64_t user_max,
@@ -313,7 +334,7 @@ static int write_profile(struct stacks_reader *r, FILE *f, int level,
     struct gzip_stream *gz = gzs_open(f, level);
     struct pprof_writer *w = gz ? pw_new(gz) : NULL;
     int rc = -1;
-    if (!w)
+    if (!w || start_zkvm(r, w) != 0)
         fprintf(stderr, "cycprof pprof: %s: out of memory\n", out_path);
     else if ((coarse_max ? convert_coarse(r, w, coarse_max, user_max,
                                           out_path)

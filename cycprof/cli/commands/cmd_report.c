@@ -29,6 +29,9 @@ static const char *const usage =
     "  --sort=EV[,EV...]    rank by these events (default: file order); in a\n"
     "                       pprof profile the events are its sample types,\n"
     "                       e.g. cycles, cpu, samples (pprof's default first)\n"
+    "  --event=EV           rank by this event (as --sort=EV); with --by=stack\n"
+    "                       the pprof sample type to read; Zk, zkvm_cycles and\n"
+    "                       cycles name one event, Ir and instructions too\n"
     "  --inclusive          rank functions by inclusive cost (self + calls),\n"
     "                       as callgrind_annotate --inclusive=yes; from a\n"
     "                       pprof profile, each function once per sample\n"
@@ -47,6 +50,7 @@ static const char *const usage =
 typedef struct opts {
     uint64_t top;
     const char *sort;
+    const char *event;
     int inclusive;
     int by_stack;
     int regions;
@@ -82,6 +86,12 @@ static int parse(int argc, char **argv, opts_t *o)
                 return -1;
             }
             o->sort = v;
+        } else if ((r = cu_opt_value(argc, argv, &i, "--event", NULL, &v))) {
+            if (r < 0 || !*v) {
+                cu_err("report", "--event needs an event name");
+                return -1;
+            }
+            o->event = v;
         } else if ((r = cu_opt_value(argc, argv, &i, "--by", NULL, &v))) {
             if (r > 0 && strcmp(v, "stack") == 0) {
                 o->by_stack = 1;
@@ -116,6 +126,11 @@ static int parse(int argc, char **argv, opts_t *o)
         } else {
             o->files[o->nfiles++] = argv[i];
         }
+    }
+    if (o->sort && o->event) {
+        cu_err("report", "--event and --sort both choose the ranking: give "
+               "one");
+        return -1;
     }
     if (o->by_stack && (o->inclusive || o->sort)) {
         cu_err("report", "--by=stack ranks stacks by their exact count; "
@@ -212,7 +227,8 @@ static int report_functions(const opts_t *o)
         goto out;
     if (rc_check_by("report", &p, o->by) < 0)
         goto out;
-    if (rc_sort_order("report", &p, o->sort, order, &norder) < 0) {
+    if (rc_sort_order("report", o->event ? "event" : "sort", &p,
+                      o->event ? o->event : o->sort, order, &norder) < 0) {
         rc = 2;                  /* a bad --sort is a usage error */
         goto out;
     }
@@ -270,6 +286,11 @@ static int report_functions(const opts_t *o)
     putchar('\n');
     for (int i = 0; i < o->nfiles; i++)
         print_zk_table(o->files[i]);
+    /* A pprof file's, from its comments. */
+    cu_escape_strings_for_terminal(p.zk_table, p.zk_table_lines);
+    for (size_t i = 0; i < p.zk_table_lines; i++)
+        printf("%s\n%s", p.zk_table[i],
+               i + 1 == p.zk_table_lines ? "\n" : "");
 
     /* All events are shown, in file order, like callgrind_annotate; the
      * sort order only decides the ranking. */
@@ -287,7 +308,7 @@ static int report_functions(const opts_t *o)
                                        "file:line function", "object"};
     for (size_t e = 0; e < p.nev; e++)
         printf("%*s  ", (int)width[e], p.events[e]);
-    printf("%s\n", what[o->by]);
+    printf("%s\n", o->by == BY_FUNCTION && p.by_name ? "function" : what[o->by]);
     for (size_t j = 0; j < shown; j++) {
         const rank_row_t *row = sel[j];
         for (size_t e = 0; e < p.nev; e++) {
@@ -326,6 +347,7 @@ static int report_stacks(const opts_t *o)
 {
     stack_profile_t sp;
     sp_init(&sp);
+    sp.event = o->event;
     int rc = 1;
     for (int i = 0; i < o->nfiles; i++)
         if (si_load("report", o->files[i], &sp) < 0)

@@ -53,6 +53,8 @@ static char *label_for(const cg_profile_t *p, rank_by_t by, const tuple_t *k)
     char *l;
     switch (by) {
     case BY_FUNCTION:
+        if (k->k[0] == CG_NONE)     /* by name alone */
+            return cu_strdup(s[k->k[1]]);
         n = strlen(s[k->k[0]]) + strlen(s[k->k[1]]) + 2;
         l = cu_malloc(n);
         snprintf(l, n, "%s:%s", s[k->k[0]], s[k->k[1]]);
@@ -114,7 +116,8 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
                     src = tmp;
                 }
             }
-            uint64_t *c = row_cost(&b, k->k[0], k->k[1], 0);
+            uint64_t *c = row_cost(&b, p->by_name ? CG_NONE : k->k[0],
+                                   k->k[1], 0);
             for (size_t e = 0; e < nev; e++)
                 overflow |= cu_add_u64(&c[e], src[e]);
             cu_grow(&ex, &excap, b.keys.n, sizeof *ex);
@@ -164,7 +167,9 @@ void rank_build(const cg_profile_t *p, rank_by_t by, int inclusive,
         r->object = (by != BY_OBJECT && ex[i].ob != CG_NONE) ? s[ex[i].ob] : "";
         switch (by) {
         case BY_FUNCTION:
-            r->file = s[k->k[0]];
+            r->file = k->k[0] == CG_NONE ? "" : s[k->k[0]];
+            if (k->k[0] == CG_NONE)
+                r->object = "";
             r->name = s[k->k[1]];
             break;
         case BY_FILE:

@@ -32,7 +32,9 @@ typedef struct rank {
 int rank_by_parse(const char *s, rank_by_t *out);
 const char *rank_by_name(rank_by_t by);
 
-/* Build the rows. Files and lines are keyed by (object, file): a file name
+/* Build the rows. With p->by_name, function rows are keyed and labelled
+ * by function name alone (file "", object ""), summing functions of one
+ * name in several files or objects. Files and lines are keyed by (object, file): a file name
  * found in two objects (a libc routine also built into ld.so, or unnamed
  * code "???") gives one row per object. A line's row sums every function
  * whose code is on it (inlined copies included). inclusive is only meaningful for BY_FUNCTION and follows

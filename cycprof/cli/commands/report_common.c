@@ -55,8 +55,8 @@ int rc_check_by(const char *cmd, const cg_profile_t *p, rank_by_t by)
     return 0;
 }
 
-int rc_sort_order(const char *cmd, const cg_profile_t *p, const char *spec,
-                  int *order, size_t *norder)
+int rc_sort_order(const char *cmd, const char *option, const cg_profile_t *p,
+                  const char *spec, int *order, size_t *norder)
 {
     *norder = 0;
     if (!spec) {
@@ -67,21 +67,18 @@ int rc_sort_order(const char *cmd, const cg_profile_t *p, const char *spec,
     char *copy = cu_strdup(spec), *save = NULL;
     int rc = 0;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int e = cg_event_index(p, t);
+        int e = cg_event_find(p, t);
         if (e < 0) {
-            char evs[256] = "";
-            for (size_t i = 0; i < p->nev; i++) {
-                strncat(evs, i ? " " : "", sizeof evs - strlen(evs) - 1);
-                strncat(evs, p->events[i], sizeof evs - strlen(evs) - 1);
-            }
-            cu_err(cmd, "unknown event '%s' in --sort (the profile has: %s)",
-                   t, evs);
+            char evs[256];
+            cg_event_list(p, evs, sizeof evs);
+            cu_err(cmd, "unknown event '%s' in --%s (the profile has: %s)",
+                   t, option, evs);
             rc = -1;
             break;
         }
         for (size_t i = 0; i < *norder; i++)
             if (order[i] == e) {
-                cu_err(cmd, "event '%s' given twice in --sort", t);
+                cu_err(cmd, "event '%s' given twice in --%s", t, option);
                 rc = -1;
             }
         if (rc)
@@ -89,7 +86,7 @@ int rc_sort_order(const char *cmd, const cg_profile_t *p, const char *spec,
         order[(*norder)++] = e;
     }
     if (!rc && !*norder) {
-        cu_err(cmd, "--sort needs at least one event name");
+        cu_err(cmd, "--%s needs at least one event name", option);
         rc = -1;
     }
     free(copy);

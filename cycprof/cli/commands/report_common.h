@@ -17,9 +17,11 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n);
  * line numbers or mappings; prints one line and returns -1 if so. */
 int rc_check_by(const char *cmd, const cg_profile_t *p, rank_by_t by);
 
-/* Resolve "EV[,EV...]" (NULL: all events in file order) into order[].
- * Prints the error and returns -1 on an unknown or repeated event. */
-int rc_sort_order(const char *cmd, const cg_profile_t *p, const char *spec,
+/* Resolve "EV[,EV...]" (NULL: all events in file order) into order[],
+ * each by its name or another name of it (cg_event_find). Prints the
+ * error, naming --OPTION, and returns -1 on an unknown or repeated event. */
+int rc_sort_order(const char *cmd, const char *option, const cg_profile_t *p,
+                  const char *spec,
                   int *order, size_t *norder);
 
 /* "Total Instructions...529,060" lines, one per event in order. */

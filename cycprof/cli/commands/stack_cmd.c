@@ -21,6 +21,12 @@ int sc_arg(stack_cmd_t *c, int argc, char **argv, int *i)
         }
         c->out = v;
         cu_output_is_stdout = 0;
+    } else if ((r = cu_opt_value(argc, argv, i, "--event", NULL, &v))) {
+        if (r < 0 || !*v) {
+            cu_err(c->name, "--event needs an event name");
+            return -1;
+        }
+        c->event = v;
     } else if (a[0] == '-' && a[1]) {
         cu_err(c->name, "unknown option '%s' (see cycprof %s --help)", a,
                c->name);

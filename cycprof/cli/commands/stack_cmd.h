@@ -10,9 +10,11 @@ typedef struct stack_cmd {
     const char *usage; /* printed by -h/--help */
     const char *out;   /* -o OUT, or NULL for standard output */
     const char *file;  /* FILE, or NULL for the newest profile here */
+    const char *event; /* --event=EV, or NULL for pprof's default */
 } stack_cmd_t;
 
-/* Take argv[*i] if it is -h/--help, -o/--output OUT or the FILE; call it
+/* Take argv[*i] if it is -h/--help, -o/--output OUT, --event=EV or the
+ * FILE; call it
  * after the subcommand's own options. Returns 0 when taken, 1 after
  * printing the usage, -1 after a one-line error (unknown option, second
  * FILE, -o without a name). */

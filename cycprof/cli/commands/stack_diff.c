@@ -4,6 +4,7 @@
  * its frames' keys, and the two sides are merged by sorting on it. */
 #define _POSIX_C_SOURCE 200809L
 #include "stack_diff.h"
+#include "event_names.h"
 #include "cmdutil.h"
 #include "stack_input.h"
 
@@ -49,10 +50,13 @@ static void split_origin(const char *name, rank_row_t *row)
     row->cost = (uint64_t *)no_cost;
 }
 
-static int load_side(side_t *s, const char *cmd, const char *file)
+static int load_side(side_t *s, const char *cmd, const char *file,
+                     const char *event, int optional)
 {
     sp_init(&s->sp);
     s->sp.with_origin = 1;
+    s->sp.event = event;
+    s->sp.event_optional = optional;
     if (si_load(cmd, file, &s->sp) < 0)
         return -1;
     size_t n = s->sp.names.n;
@@ -93,6 +97,7 @@ static void free_side(side_t *s)
     free(s->func);
     free(s->key);
     sp_free(&s->sp);
+    memset(s, 0, sizeof *s);
 }
 
 /* Give every frame of both sides its key id; a key's name is NEW's. */
@@ -214,7 +219,7 @@ static int same_unit(stack_diff_t *d, const char *cmd, side_t sd[2],
         if (strchr(u[k], '/'))
             *strchr(u[k], '/') = 0;
     }
-    int same = strcmp(u[0], u[1]) == 0;
+    int same = ev_alias(u[0], u[1]);
     if (!same)
         cu_err(cmd, "%s: the stacks count %s but BASE's count %s", files[1],
                u[1], u[0]);
@@ -223,17 +228,49 @@ static int same_unit(stack_diff_t *d, const char *cmd, side_t sd[2],
     return same ? 0 : -1;
 }
 
+/* The event of a side: its sample type, without the unit; malloc'ed. */
+static char *side_event(const side_t *s)
+{
+    char *t = cu_strdup(s->sp.unit ? s->sp.unit : "samples");
+    if (strchr(t, '/'))
+        *strchr(t, '/') = 0;
+    return t;
+}
+
+/* Without --event, each side counts pprof's default, but NEW the event
+ * BASE counts when it has it, and failing that BASE NEW's: a cycprof zkVM
+ * profile (instructions first) against a RISC Zero guest profile (cycles
+ * only) compares zkVM cycles (event_names.h). */
+static int load_sides(side_t sd[2], const char *cmd, char *const files[2],
+                      const char *event)
+{
+    if (load_side(&sd[0], cmd, files[0], event, 0) < 0)
+        return -1;
+    char *base_ev = event ? NULL : side_event(&sd[0]);
+    int rc = load_side(&sd[1], cmd, files[1], event ? event : base_ev,
+                       !event);
+    if (rc == 0 && !event) {
+        char *new_ev = side_event(&sd[1]);
+        if (!ev_alias(base_ev, new_ev)) {
+            free_side(&sd[0]);
+            rc = load_side(&sd[0], cmd, files[0], new_ev, 1);
+        }
+        free(new_ev);
+    }
+    free(base_ev);
+    return rc;
+}
+
 int sd_load(stack_diff_t *d, const char *cmd, char *const files[2],
-            dm_rules_t *rules)
+            const char *event, dm_rules_t *rules)
 {
     side_t sd[2];
     memset(d, 0, sizeof *d);
     memset(sd, 0, sizeof sd);
     intern_init(&d->keys);
     int rc = -1;
-    for (int k = 0; k < 2; k++)
-        if (load_side(&sd[k], cmd, files[k]) < 0)
-            goto out;
+    if (load_sides(sd, cmd, files, event) < 0)
+        goto out;
     if (same_unit(d, cmd, sd, files) < 0)
         goto out;
     key_frames(d, sd, rules);

@@ -43,7 +43,7 @@ typedef struct stack_diff {
  * RULES (which record the source roots found). Returns 0, or -1 after one
  * "cycprof CMD: ..." line. Free d with sd_free in any case. */
 int sd_load(stack_diff_t *d, const char *cmd, char *const files[2],
-            dm_rules_t *rules);
+            const char *event, dm_rules_t *rules);
 void sd_free(stack_diff_t *d);
 
 static inline const char *sd_frame(const stack_diff_t *d,

@@ -3,6 +3,7 @@
  * a guess, because a silently misread profile gives wrong exact counts. */
 #define _POSIX_C_SOURCE 200809L
 #include "callgrind_reader.h"
+#include "event_names.h"
 #include "cmdutil.h"
 
 #include <errno.h>
@@ -105,6 +106,9 @@ void cg_free(cg_profile_t *p)
     free(p->fn_in);
     free(p->fn_called);
     free(p->fn_ob);
+    for (size_t i = 0; i < p->zk_table_lines; i++)
+        free(p->zk_table[i]);
+    free(p->zk_table);
     memset(p, 0, sizeof *p);
 }
 
@@ -114,6 +118,20 @@ int cg_event_index(const cg_profile_t *p, const char *name)
         if (strcmp(p->events[i], name) == 0)
             return (int)i;
     return -1;
+}
+
+int cg_event_find(const cg_profile_t *p, const char *name)
+{
+    return ev_find((const char *const *)p->events, (int)p->nev, name);
+}
+
+void cg_event_list(const cg_profile_t *p, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; i < p->nev; i++) {
+        strncat(buf, i ? " " : "", len - strlen(buf) - 1);
+        strncat(buf, p->events[i], len - strlen(buf) - 1);
+    }
 }
 
 const char *cg_event_long_name(const char *ev)

@@ -47,6 +47,16 @@ typedef struct cg_profile {
      * rows one of them has no data for (CG_LACKS_*). */
     size_t npprof;
     unsigned lacks;
+    /* RISC Zero guest profiles among them (pprof_costs.h), and whether
+     * function rows are named and matched by function name alone, as go
+     * tool pprof shows them: set when every file is one; `diff` sets it
+     * on both sides when one side has it (cost_rank.h). */
+    size_t nrisc0;
+    int by_name;
+    /* The zkVM segment tables of cycprof pprof files ("cycprof-zkvm: "
+     * comments, docs/zkvm.md), their lines in file order. */
+    char **zk_table;
+    size_t zk_table_lines, zk_table_cap;
 } cg_profile_t;
 
 #define CG_LACKS_FILE 1u    /* no function has a source file name */
@@ -71,6 +81,11 @@ uint64_t *cg_line_record(cg_profile_t *p, uint32_t ob, uint32_t fl,
 
 /* Index of an event by name, or -1. */
 int cg_event_index(const cg_profile_t *p, const char *name);
+/* The same, or else of another name of that event (event_names.h: Zk for
+ * zkvm_cycles or cycles, Ir for instructions): for --event and --sort. */
+int cg_event_find(const cg_profile_t *p, const char *name);
+/* "Ir Zk": the event names, for messages. */
+void cg_event_list(const cg_profile_t *p, char *buf, size_t len);
 
 /* Human name of an event for the totals line ("Ir" -> "Instructions"). */
 const char *cg_event_long_name(const char *ev);

@@ -12,6 +12,8 @@ typedef struct diff_result {
     const char *files[2], *cmds[2];
     const char *deterministic[2];   /* each side's recorded mode, or NULL */
     const char *event;
+    const char *new_event;   /* NEW's name of it, when another (Zk, cycles) */
+    int by_name;             /* functions matched by name alone (RISC Zero) */
     rank_by_t by;
     int inclusive;
     uint64_t total[2];

@@ -162,7 +162,7 @@ static int build(ff_profile_t *p, const char *name,
     size_t nstr = pr->n_string_table;
 #define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
 #define STR(i) (pr->string_table[i])
-    int default_value = pprof_default_value(pr, name, err, errlen);
+    int default_value = pprof_value_index(pr, name, p->event, err, errlen);
     if (default_value < 0)
         return -1;
     size_t vi = (size_t)default_value;

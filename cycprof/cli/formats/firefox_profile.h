@@ -56,6 +56,8 @@ typedef struct ff_profile {
     int64_t *thread_id;         /* the pprof `thread` label of each thread */
     size_t nthread, thread_cap;
     uint64_t total;
+    const char *event;          /* the sample type to read (event_names.h),
+                                 * NULL: pprof's default */
     int no_inlines;             /* charge inlined code to the containing
                                  * function, as the callgrind file does */
     char *cmd;                  /* the profiled command, or NULL */

@@ -75,7 +75,8 @@ int pc_put_definition(struct pprof_writer *w, const struct sr_record *rec)
  * frames get their qualified functions first (inline_renamer.h), so the
  * chain is keyed by the names the profile shows. */
 static int put_location(struct coarse *c, struct pprof_writer *w,
-                        struct inline_renamer *ren, const struct sr_record *rec)
+                        struct inline_renamer *ren, const struct sr_record *rec,
+                        uint64_t zk_first_loc)
 {
     struct pw_line lines[64];
     size_t n = rec->loc.nlines;
@@ -106,6 +107,10 @@ static int put_location(struct coarse *c, struct pprof_writer *w,
         c->loc_of[rec->loc.id] = (uint32_t)k + 1;
         if (added)
             rc = pw_location(w, k + 1, rec->loc.map_id, rec->loc.address, l, n);
+        /* A zkVM frame's functions are its own: no other location shares
+         * its chain. */
+        if (rc == 0 && zk_first_loc && rec->loc.id >= zk_first_loc)
+            rc = pw_zk_location(w, k + 1);
     }
     if (l != lines)
         free(l);
@@ -398,13 +403,13 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
             wr = ir_function(ren, &rec) ? -1 : pc_put_definition(w, &rec);
             break;
         case SR_LOC:
-            wr = put_location(&c, w, ren, &rec);
+            wr = put_location(&c, w, ren, &rec, sr_header(r)->zk_first_loc);
             break;
         case SR_NODE:
             wr = put_node(&c, &rec);
             break;
         case SR_SAMPLE:
-            res->samples_in++;
+            res->samples_in += !rec.sample.zk;
             wr = put_sample(&c, &rec);
             break;
         case SR_END:

@@ -49,6 +49,16 @@ static uint32_t str_id(reader_t *r, int64_t i)
     return intern(&r->p->names, r->pr->string_table[i]);
 }
 
+/* Laid out as RISC Zero's profiler writes it (pprof_costs.h). */
+static int is_risc0(const Perftools__Profiles__Profile *pr)
+{
+    if (pr->n_sample_type != 1 || pr->n_mapping > 1)
+        return 0;
+    const char *t = pr->string_table[pr->sample_type[0]->type];
+    const char *u = pr->string_table[pr->sample_type[0]->unit];
+    return strcmp(t, "cycles") == 0 && strcmp(u, "count") == 0;
+}
+
 /* Sample types: which are counts, which comes first, the events they map
  * to (set from the first profile, matched by name in later ones). */
 static int read_types(reader_t *r)
@@ -308,9 +318,13 @@ static int read_message(cg_profile_t *p, const char *name,
     int rc = read_types(&r);
     if (!rc)
         rc = read_tables(&r);
+    if (!rc && is_risc0(pr))
+        p->nrisc0++;
+    p->by_name = p->nrisc0 == p->nfiles;
     /* cycprof puts the profiled command in the first comment, and its
      * --deterministic mode in a later one. */
     static const char mode_prefix[] = "cycprof deterministic: ";
+    static const char zk_prefix[] = "cycprof-zkvm: ";
     for (size_t c = 0; !rc && c < pr->n_comment; c++) {
         if (pr->comment[c] <= 0 || (uint64_t)pr->comment[c] >= pr->n_string_table)
             continue;
@@ -320,6 +334,14 @@ static int read_message(cg_profile_t *p, const char *name,
         else if (!p->deterministic &&
                  strncmp(text, mode_prefix, sizeof mode_prefix - 1) == 0)
             p->deterministic = cu_strdup(text + sizeof mode_prefix - 1);
+        else if (strncmp(text, zk_prefix, sizeof zk_prefix - 1) == 0) {
+            if (cu_try_grow(&p->zk_table, &p->zk_table_cap,
+                            p->zk_table_lines + 1, sizeof *p->zk_table) != 0)
+                rc = cu_fail_named(r.err, r.errlen, name, "out of memory");
+            else
+                p->zk_table[p->zk_table_lines++] =
+                    cu_strdup(text + sizeof zk_prefix - 1);
+        }
     }
     for (size_t si = 0; !rc && si < pr->n_sample; si++)
         rc = read_sample(&r, si);

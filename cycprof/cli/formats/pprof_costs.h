@@ -17,6 +17,13 @@
  *     included) gets the sample's values once, however often it appears
  *     (recursion), which is what `go tool pprof`'s cum column counts.
  * A location without lines is code without a symbol, named "0x<address>".
+ *
+ * A RISC Zero guest profile (its one sample type is cycles/count and it
+ * has at most one mapping, the guest's, as risc0's profiler.rs writes it)
+ * names its functions by name alone: its source file is "unknown" for
+ * every symbol without DWARF, its mapping "unknown" when the binary's
+ * name is not known, and go tool pprof shows neither. p->by_name is set
+ * while every file read is one.
  */
 #ifndef CYCPROF_PPROF_COSTS_H
 #define CYCPROF_PPROF_COSTS_H

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "pprof_reader.h"
 #include "cmdutil.h"
+#include "event_names.h"
 #include "pprof_index.h"
 #include "profile.pb-c.h"
 
@@ -130,6 +131,29 @@ int pprof_default_value(const Perftools__Profiles__Profile *pr,
     return (int)vi;
 }
 
+int pprof_value_index(const Perftools__Profiles__Profile *pr,
+                      const char *name, const char *event, char *err,
+                      size_t errlen)
+{
+    int def = pprof_default_value(pr, name, err, errlen);
+    if (def < 0 || !event)
+        return def;
+    size_t n = pr->n_sample_type;
+    const char **types = cu_calloc(n, sizeof *types);
+    char list[256] = "";
+    for (size_t i = 0; i < n; i++) {
+        types[i] = pr->string_table[pr->sample_type[i]->type];
+        strncat(list, i ? " " : "", sizeof list - strlen(list) - 1);
+        strncat(list, types[i], sizeof list - strlen(list) - 1);
+    }
+    int vi = ev_find(types, (int)n, event);
+    free(types);
+    if (vi < 0)
+        return cu_fail_named(err, errlen, name, "unknown event '%s' (the "
+                             "profile has: %s)", event, list);
+    return vi;
+}
+
 /* "NAME SEP FILE SEP OBJECT" as a frame id (stack_profile.h). */
 static uint32_t origin_frame(stack_profile_t *sp, uint32_t name,
                              const char *file, const char *object)
@@ -179,7 +203,9 @@ static int build(stack_profile_t *sp, const char *name,
 {
     size_t nstr = pr->n_string_table;
 #define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
-    int vi = pprof_default_value(pr, name, err, errlen);
+    int vi = pprof_value_index(pr, name, sp->event, err, errlen);
+    if (vi < 0 && sp->event && sp->event_optional)
+        vi = pprof_default_value(pr, name, err, errlen);
     if (vi < 0)
         return -1;
     {

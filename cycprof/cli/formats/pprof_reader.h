@@ -39,5 +39,11 @@ void pprof_free_unpacked(struct Perftools__Profiles__Profile *pr);
  * strings of the table; -1 with "NAME: what" in err. */
 int pprof_default_value(const struct Perftools__Profiles__Profile *pr,
                         const char *name, char *err, size_t errlen);
+/* The index of sample type `event` (its type name, or another name of it,
+ * event_names.h), or pprof_default_value's when event is NULL; -1 with
+ * "NAME: unknown event 'EV' (the profile has: TYPES)" in err. */
+int pprof_value_index(const struct Perftools__Profiles__Profile *pr,
+                      const char *name, const char *event, char *err,
+                      size_t errlen);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdutil.h"
 #include "profile.pb-c.h"
 #include "strtab.h"
 
@@ -24,6 +25,13 @@ struct pprof_writer {
     Perftools__Profiles__Line **line_ptrs;
     size_t lines_cap;
     const char *err;             /* first error, static text */
+    /* With a zkVM model: its sample type, the zk locations (a bit per
+     * location id) and the extra comments. */
+    int64_t s_zk;                /* 0: no model */
+    uint8_t *zk_loc;
+    size_t zk_loc_cap;           /* bytes */
+    int64_t *comments;
+    size_t ncomments, comments_cap;
 };
 
 static int fail(struct pprof_writer *w, const char *what)
@@ -70,6 +78,8 @@ void pw_free(struct pprof_writer *w)
     free(w->buf);
     free(w->lines);
     free(w->line_ptrs);
+    free(w->zk_loc);
+    free(w->comments);
     free(w);
 }
 
@@ -208,6 +218,46 @@ int pw_location(struct pprof_writer *w, uint64_t id, uint64_t mapping_id,
     return write_message(w, F_LOCATION, &l.base);
 }
 
+int pw_zkvm(struct pprof_writer *w)
+{
+    w->s_zk = intern(w, PW_ZK_SAMPLE_TYPE);
+    return w->s_zk < 0 ? fail(w, "out of memory") : 0;
+}
+
+int pw_zk_location(struct pprof_writer *w, uint64_t id)
+{
+    if (id / 8 >= w->zk_loc_cap) {
+        size_t cap = w->zk_loc_cap ? w->zk_loc_cap : 64;
+        while (id / 8 >= cap)
+            cap *= 2;
+        uint8_t *b = realloc(w->zk_loc, cap);
+        if (!b)
+            return fail(w, "out of memory");
+        memset(b + w->zk_loc_cap, 0, cap - w->zk_loc_cap);
+        w->zk_loc = b;
+        w->zk_loc_cap = cap;
+    }
+    w->zk_loc[id / 8] |= (uint8_t)(1u << (id % 8));
+    return 0;
+}
+
+static int is_zk_location(const struct pprof_writer *w, uint64_t id)
+{
+    return id / 8 < w->zk_loc_cap && (w->zk_loc[id / 8] >> (id % 8) & 1);
+}
+
+int pw_comment(struct pprof_writer *w, const char *text)
+{
+    if (cu_try_grow(&w->comments, &w->comments_cap, w->ncomments + 1,
+                    sizeof *w->comments) != 0)
+        return fail(w, "out of memory");
+    int64_t s = intern(w, text);
+    if (s < 0)
+        return fail(w, "out of memory");
+    w->comments[w->ncomments++] = s;
+    return 0;
+}
+
 int pw_sample(struct pprof_writer *w, const uint64_t *locs, size_t nlocs,
               int64_t instructions, int64_t thread)
 {
@@ -238,8 +288,12 @@ int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
     Perftools__Profiles__Sample s = PERFTOOLS__PROFILES__SAMPLE__INIT;
     s.n_location_id = nlocs;
     s.location_id = (uint64_t *)locs;   /* protobuf-c only reads it */
-    s.n_value = 1;
-    s.value = &instructions;
+    /* An instruction is one zkVM cycle; a zk frame runs none. */
+    int64_t values[2] = { instructions, instructions };
+    if (w->s_zk && nlocs && is_zk_location(w, locs[0]))
+        values[0] = 0;
+    s.n_value = w->s_zk ? 2 : 1;
+    s.value = values;
     s.n_label = 1 + nregions;
     s.label = labels;
     return write_message(w, F_SAMPLE, &s.base);
@@ -253,20 +307,25 @@ int pw_finish(struct pprof_writer *w, const char *command_line,
     Perftools__Profiles__ValueType vt = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
     vt.type = w->s_instructions;
     vt.unit = w->s_count;
-    Perftools__Profiles__ValueType *vts[1] = { &vt };
+    Perftools__Profiles__ValueType zk = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+    zk.type = w->s_zk;
+    zk.unit = w->s_count;
+    Perftools__Profiles__ValueType *vts[2] = { &vt, &zk };
     Perftools__Profiles__ValueType period_type =
         PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
     period_type.type = w->s_instructions;
     period_type.unit = w->s_count;
     Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
-    p.n_sample_type = 1;
+    p.n_sample_type = w->s_zk ? 2 : 1;
     p.sample_type = vts;
     p.period_type = &period_type;
     p.period = 1;                /* no sampling: every instruction counts */
     p.duration_nanos = duration_ns;
     p.default_sample_type = w->s_instructions;
     /* The command first: readers take the first comment for it. */
-    int64_t comments[2];
+    int64_t *comments = calloc(2 + w->ncomments, sizeof *comments);
+    if (!comments)
+        return fail(w, "out of memory");
     size_t n_comments = 0;
     if (command_line && command_line[0])
         comments[n_comments++] = intern(w, command_line);
@@ -275,9 +334,13 @@ int pw_finish(struct pprof_writer *w, const char *command_line,
         snprintf(mode, sizeof mode, "cycprof deterministic: %s", deterministic);
         comments[n_comments++] = intern(w, mode);
     }
+    for (size_t i = 0; i < w->ncomments; i++)
+        comments[n_comments++] = w->comments[i];
     p.n_comment = n_comments;
     p.comment = n_comments ? comments : NULL;
-    if (w->err || write_message(w, 0, &p.base) != 0)
+    int rc = w->err || write_message(w, 0, &p.base) != 0;
+    free(comments);
+    if (rc)
         return -1;
     /* Strings last, in index order; index 0 is "". */
     size_t n = strtab_count(w->strings);

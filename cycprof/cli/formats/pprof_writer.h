@@ -47,6 +47,18 @@ int pw_sample(struct pprof_writer *w, const uint64_t *locs, size_t nlocs,
 int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
                          size_t nlocs, int64_t instructions, int64_t thread,
                          const char *const *regions, size_t nregions);
+/* The second sample type of a profile with a zkVM model: its zkVM cycles
+ * (docs/zkvm.md). */
+#define PW_ZK_SAMPLE_TYPE "zkvm_cycles"
+/* Turn it on before any sample: every sample then has the values
+ * [instructions, zkvm_cycles], an instruction being one cycle, except
+ * those whose leaf was marked by pw_zk_location ([PageIn], [PageOut],
+ * [Segment] frames), which have [0, cycles]. */
+int pw_zkvm(struct pprof_writer *w);
+int pw_zk_location(struct pprof_writer *w, uint64_t id);
+/* A comment after the command and deterministic ones (the segment
+ * table's lines). */
+int pw_comment(struct pprof_writer *w, const char *text);
 /* Writes sample_type, period_type, period, duration_nanos, comment (the
  * command line, if not empty, then "cycprof deterministic: MODE" when the
  * dump recorded one), default_sample_type and the string table.

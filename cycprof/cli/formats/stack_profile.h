@@ -28,6 +28,10 @@ typedef struct stack_profile {
     char *cmd;         /* the profile's first comment (the command), or NULL */
     char *deterministic; /* cycprof's --deterministic mode, or NULL */
     int with_origin;   /* set before reading: frames name their origin */
+    const char *event; /* set before reading: the sample type to read
+                        * (event_names.h), NULL: pprof's default */
+    int event_optional;/* set before reading: pprof's default when the
+                        * profile has no such event */
 } stack_profile_t;
 
 /* With with_origin set, the readers name each frame

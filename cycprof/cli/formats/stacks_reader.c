@@ -47,6 +47,7 @@ struct stacks_reader {
     struct sr_header hdr;
     char *cmd;                   /* owned copy of the cmd field */
     char *deterministic;         /* owned copy of the deterministic field */
+    char *zk_model;              /* owned copy of the zkvm model name */
     int seen_cmd, seen_pid, seen_duration, seen_total;
 
     /* A record line read ahead while looking for the end of the header. */
@@ -55,6 +56,7 @@ struct stacks_reader {
 
     uint64_t nmaps, nfns, nlocs, nsamples;
     int64_t sum;                 /* of sample counts so far */
+    int64_t zk_sum;              /* of zk records' cycles so far */
 
     struct node *nodes;          /* nodes[id - 1] */
     size_t nnodes, nodes_cap;
@@ -62,6 +64,7 @@ struct stacks_reader {
     struct region *regions;      /* regions[id - 1] */
     size_t nregions, regions_cap;
 
+    size_t zk_table_cap;
     struct sr_line *lines;       /* reused for each loc record */
     size_t lines_cap;
 };
@@ -275,6 +278,36 @@ static int header_record(struct stacks_reader *r, char **f, int n)
         r->hdr.deterministic = r->deterministic;
         return 0;
     }
+    if (strcmp(rec, "zkvm") == 0) {
+        uint64_t total, first;
+        if (r->zk_model)
+            return errorf(r, "second '%s' record", rec);
+        if (want_fields(r, rec, n, 3, "model, total, first zk loc id") != 0 ||
+            num(r, rec, "total", f[2], INT64_MAX, &total) != 0 ||
+            num(r, rec, "first zk loc id", f[3], UINT32_MAX, &first) != 0)
+            return -1;
+        if (!f[1][0] || first == 0)
+            return errorf(r, "'%s' record: empty model name or loc id 0", rec);
+        r->zk_model = strdup(f[1]);
+        if (!r->zk_model)
+            return errorf(r, "out of memory");
+        r->hdr.zk_model = r->zk_model;
+        r->hdr.zk_total = (int64_t)total;
+        r->hdr.zk_first_loc = first;
+        return 0;
+    }
+    if (strcmp(rec, "zktable") == 0) {
+        if (want_fields(r, rec, n, 1, "line") != 0)
+            return -1;
+        if (cu_try_grow(&r->hdr.zk_table, &r->zk_table_cap,
+                        r->hdr.zk_table_lines + 1, sizeof *r->hdr.zk_table) != 0)
+            return errorf(r, "out of memory");
+        char *line = strdup(f[1]);
+        if (!line)
+            return errorf(r, "out of memory");
+        r->hdr.zk_table[r->hdr.zk_table_lines++] = line;
+        return 0;
+    }
     if (strcmp(rec, "cmd") == 0)
         seen = &r->seen_cmd;
     else if (strcmp(rec, "pid") == 0)
@@ -312,6 +345,7 @@ static int header_record(struct stacks_reader *r, char **f, int n)
 static int is_header_record(const char *rec)
 {
     return strcmp(rec, "cmd") == 0 || strcmp(rec, "deterministic") == 0 ||
+           strcmp(rec, "zkvm") == 0 || strcmp(rec, "zktable") == 0 ||
            strcmp(rec, "pid") == 0 ||
            strcmp(rec, "duration_ns") == 0 || strcmp(rec, "total") == 0;
 }
@@ -562,6 +596,9 @@ static int parse_sample(struct stacks_reader *r, char **f, int n,
             &rec->sample.thread) != 0 ||
         num(r, "sample", "count", f[4], INT64_MAX, &count) != 0)
         return -1;
+    if (r->zk_model && rec->sample.loc >= r->hdr.zk_first_loc)
+        return errorf(r, "sample at loc %" PRIu64 ", a zkVM frame's (zk "
+                      "records only)", rec->sample.loc);
     if ((int64_t)count > INT64_MAX - r->sum)
         return errorf(r, "sample counts add up to more than 2^63-1");
     r->sum += (int64_t)count;
@@ -569,6 +606,37 @@ static int parse_sample(struct stacks_reader *r, char **f, int n,
     rec->sample.region = rec->sample.node
         ? r->nodes[rec->sample.node - 1].region : 0;
     r->nsamples++;
+    return 0;
+}
+
+/* zk NODE LOC THREAD CYCLES: a zkVM frame's cost under NODE. */
+static int parse_zk(struct stacks_reader *r, char **f, int n,
+                    struct sr_record *rec)
+{
+    uint64_t cycles;
+    if (!r->zk_model)
+        return errorf(r, "'zk' record in a dump without a 'zkvm' record");
+    if (want_fields(r, "zk", n, 4,
+                    "node id, zk loc id, thread id, cycles") != 0 ||
+        ref(r, "zk", "node id", f[1], "node", r->nnodes, 0,
+            &rec->sample.node) != 0 ||
+        ref(r, "zk", "zk loc id", f[2], "loc", r->nlocs, 0,
+            &rec->sample.loc) != 0 ||
+        num(r, "zk", "thread id", f[3], INT64_MAX,
+            &rec->sample.thread) != 0 ||
+        num(r, "zk", "cycles", f[4], INT64_MAX, &cycles) != 0)
+        return -1;
+    if (rec->sample.loc < r->hdr.zk_first_loc)
+        return errorf(r, "zk record at loc %" PRIu64 ", not a zkVM frame's "
+                      "(those are %" PRIu64 " and up)", rec->sample.loc,
+                      r->hdr.zk_first_loc);
+    if ((int64_t)cycles > INT64_MAX - r->zk_sum)
+        return errorf(r, "zk cycles add up to more than 2^63-1");
+    r->zk_sum += (int64_t)cycles;
+    rec->sample.count = (int64_t)cycles;
+    rec->sample.zk = 1;
+    rec->sample.region = rec->sample.node
+        ? r->nodes[rec->sample.node - 1].region : 0;
     return 0;
 }
 
@@ -589,6 +657,13 @@ static int parse_end(struct stacks_reader *r, char **f, int n,
     if (r->sum != r->hdr.total)
         return errorf(r, "sample counts add up to %" PRId64 " but the header "
                       "says total %" PRId64, r->sum, r->hdr.total);
+    /* Each instruction is one zkVM cycle too. */
+    if (r->zk_model && r->sum > INT64_MAX - r->zk_sum)
+        return errorf(r, "zkVM cycles add up to more than 2^63-1");
+    if (r->zk_model && r->sum + r->zk_sum != r->hdr.zk_total)
+        return errorf(r, "instructions and zk records add up to %" PRId64
+                      " zkVM cycles but the zkvm record says %" PRId64,
+                      r->sum + r->zk_sum, r->hdr.zk_total);
     size_t len;
     if (next_line(r, &len))
         return errorf(r, "data after the 'end' record");
@@ -620,6 +695,9 @@ static int next_record(struct stacks_reader *r, struct sr_record *rec)
     if (strcmp(k, "sample") == 0) {          /* the common case first */
         rec->kind = SR_SAMPLE;
         rc = enter(r, PH_SAMPLE, k) ? -1 : parse_sample(r, f, n, rec);
+    } else if (strcmp(k, "zk") == 0) {
+        rec->kind = SR_SAMPLE;
+        rc = enter(r, PH_SAMPLE, k) ? -1 : parse_zk(r, f, n, rec);
     } else if (strcmp(k, "node") == 0) {
         rec->kind = SR_NODE;
         rc = enter(r, PH_NODE, k) ? -1 : parse_node(r, f, n, rec);
@@ -729,5 +807,9 @@ void sr_close(struct stacks_reader *r)
     free(r->lines);
     free(r->cmd);
     free(r->deterministic);
+    free(r->zk_model);
+    for (size_t i = 0; i < r->hdr.zk_table_lines; i++)
+        free(r->hdr.zk_table[i]);
+    free(r->hdr.zk_table);
     free(r);
 }

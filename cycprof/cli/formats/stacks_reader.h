@@ -47,8 +47,9 @@ struct sr_record {
         } node;
         struct {
             uint64_t node, loc, thread;
-            int64_t count;
+            int64_t count;               /* a `zk` record: its zkVM cycles */
             uint64_t region;             /* region set, 0: none */
+            int zk;                      /* it was a `zk` record */
         } sample;
         struct {
             uint64_t nsamples;
@@ -66,6 +67,15 @@ struct sr_header {
     uint64_t pid;
     int64_t duration_ns;
     int64_t total;
+    /* The zkVM model's (`zkvm` record), else NULL, 0, 0: the profile's
+     * zkVM cycles, and the first of the locations of its frames (the ids
+     * from it up are [PageIn], [PageOut] and [Segment] frames). */
+    const char *zk_model;
+    int64_t zk_total;
+    uint64_t zk_first_loc;
+    /* The segment table (`zktable` records), one line each. */
+    char **zk_table;
+    size_t zk_table_lines;
 };
 
 struct stacks_reader;
@@ -77,6 +87,8 @@ struct stacks_reader *sr_open(const char *path);
  * lr_follow): done_fd is closed once the dump is complete. */
 struct stacks_reader *sr_open_following(const char *path, int done_fd);
 
+/* `zk` records come back as SR_SAMPLE records whose count is their zkVM
+ * cycles and whose leaf is a zk location (sample.zk set). */
 /* Next record: 1 with *rec filled, 0 once the `end` record has been returned
  * and the dump checked complete, -1 on error (see sr_error). */
 int sr_next(struct stacks_reader *r, struct sr_record *rec);

@@ -26,7 +26,9 @@
 #include "cp_sbinfo.h"
 #include "cp_st_classes.h"
 #include "cp_st_naming.h"
+#include "cp_st_zk.h"
 #include "cp_write_stacks.h"
+#include "cp_zkpager.h"
 
 /* A frame entered from nowhere (callsite 0, e.g. a thread's first
  * function) adds no location, so it shares its parent's dump node. */
@@ -466,7 +468,7 @@ static void link_contexts(Nodes* nd, UInt n)
  * indirect call reaching different functions) share one node, so that
  * their samples are summed rather than written as identical stacks. */
 static void write_nodes(OutFile* out, LocationSet* s,
-                        SuperblockLocations* sl, Nodes* nd)
+                        SuperblockLocations* sl, Nodes* nd, StZk* zk)
 {
    UInt id, n = cp_context_count();
    KeyMap by_key;
@@ -505,6 +507,10 @@ static void write_nodes(OutFile* out, LocationSet* s,
          node = node_at(out, &by_key, nd, parent, loc);
       }
       nd->node_of[id] = node;
+      /* The model's frames hang under the context's own function. */
+      if (zk->on && cp_zk_cost_of(c))
+         zk->node[id] = c->kind == CtxRoot ? node
+            : node_at(out, &by_key, nd, node, cp_st_zk_entry(zk, s, sl, c));
       if (nd->foreign[id] & RUNS_FOREIGN)
          frame_function_node(out, s, sl, &by_key, nd, c);
    }
@@ -690,7 +696,8 @@ static void sum_per_function(NodeCosts* nc, const UInt* class_of,
  * *line_samples counts those a line-level dump would have. */
 static ULong write_samples(OutFile* out, LocationSet* s,
                            SuperblockLocations* sl, const Nodes* nd,
-                           const UInt* class_of, ULong* line_samples)
+                           const UInt* class_of, ULong* line_samples,
+                           StZk* zk)
 {
    NodeCosts nc = { 0 };
    ClassSuperblocks classes;
@@ -719,6 +726,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
          /* A node never spans threads: roots are apart. */
          tid = cp_context_tid(c);
          add_context_costs(s, c, sl, nd, OwnCode, &nc);
+         cp_st_zk_add(zk, s, sl, c);
       }
       for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
          Context* c = cp_context_by_id(id);
@@ -737,6 +745,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
          cp_outfile_put_u64(out, nc.cost[loc], '\n');
          nc.cost[loc] = 0;
       }
+      cp_st_zk_write_records(out, zk);
    }
    cp_addrcostlist_free(&nc.touched);
    cp_heap_free(nc.cost);
@@ -789,6 +798,7 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    UInt* sb_fn;
    UInt* class_of = NULL;
    ULong line_samples;
+   StZk zk;
    UInt t0 = VG_(read_millisecond_timer)(), t1;
    /* CPU ms at the end of each phase, for --stats=yes: locating the
     * code, the call sites, the nodes, the samples. */
@@ -805,6 +815,7 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    sb_fn = superblock_functions(&s, &sl);
    locate_callsites(&s, &sl, sb_fn, nd.foreign, nd.callsite_loc);
    cp_heap_free(sb_fn);
+   cp_st_zk_plan(&zk, &s, &sl, total);
    /* Every address now has its location: the call sites', the frames'
     * entries' (cp_st_frame keeps them per function) and the code's
     * (sl.loc), which is all the nodes and the samples ask about. */
@@ -819,11 +830,14 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    cp_outfile_printf(out, "\npid\t%d\nduration_ns\t%llu\ntotal\t%llu\n",
                      pid, VG_(read_millisecond_timer)() * 1000000ULL,
                      total);
+   cp_st_zk_write_header(out, &zk);
    write_maps(out);
    write_functions(out, &s.functions);
+   cp_st_zk_write_functions(out, &zk, &s);
    write_locations(out, &s);
+   cp_st_zk_write_locations(out, &zk, &s);
    write_regions(out);
-   write_nodes(out, &s, &sl, &nd);
+   write_nodes(out, &s, &sl, &nd, &zk);
    cpu[3] = VG_(clo_stats) ? cpu_ms() : 0;
    /* pprof would get them at function granularity anyway: no need to
     * write and read each line's (docs/pprof.md#huge-profiles). */
@@ -835,7 +849,8 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
       if (!cp_outfile_failed(out))
          follow(cp_outfile_writing_path(out), opaque);
    }
-   samples = write_samples(out, &s, &sl, &nd, class_of, &line_samples);
+   samples = write_samples(out, &s, &sl, &nd, class_of, &line_samples,
+                           &zk);
    if (class_of)
       cp_outfile_printf(out, "end\t%llu\t%llu\n", samples, line_samples);
    else
@@ -861,6 +876,7 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    cp_heap_free(nd.first_foreign);
    cp_heap_free(nd.next_foreign);
    if (class_of) cp_heap_free(class_of);
+   cp_st_zk_free(&zk);
    cp_st_free(&sl);
    cp_locset_free(&s);
    return ok;

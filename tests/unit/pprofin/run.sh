@@ -75,7 +75,7 @@ gate() { # NAME WANT-RC ARGS...
 }
 gate gate-risc0-more-cycles-red 3 --fail-above=1 guest.pb.gz more.pb.gz
 if [ "$(wc -l <d.err)" = 1 ] && grep -q '^cycprof diff: cycles grew by more than --fail-above=1%' d.err &&
-    grep -q '^ *+100,000 .*:fibonacci_1 \[guest\]$' d.txt
+    grep -q '^ *+100,000 .*  fibonacci_1$' d.txt
 then ok gate-risc0-says-why; else bad gate-risc0-says-why "$(cat d.err) $(grep fibonacci d.txt)"; fi
 gate gate-risc0-equal-green 0 --fail-above=1 guest.pb.gz same.pb
 gate gate-risc0-plain-red 3 --fail-above=1 guest.pb more.pb
@@ -88,6 +88,79 @@ t=d["total"]; assert (t["base"], t["new"]) == (2786660, 2886660), t
 r=[c for c in d["rows"] if c["function"] == "fibonacci_1"]
 assert len(r) == 1 and (r[0]["base"], r[0]["new"]) == (1800000, 1900000), r'
 then ok diff-json-risc0; else bad diff-json-risc0 "$(head -c 300 d.json)"; fi
+
+# A RISC Zero profile's functions read as their names, as go tool pprof
+# -top shows them: no "unknown:" file (a symbol without DWARF) and no
+# "[unknown]" object (the binary's name not known).
+sed -e '/^fn/s/ \/guest\/[^ ]* / unknown /' "$HERE/guest.txt" |
+    python3 "$HERE/mkrisc0.py" unknown.pb || bad setup "mkrisc0.py failed"
+go tool pprof -symbolize=none -top -nodecount=1000 -nodefraction=0 unknown.pb 2>/dev/null |
+    sed -n '/flat%/,$p' | sed 1d | awk '$1 != 0 { $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); print }' |
+    sort >names-go.txt
+"$CYC" report -n 0 --threshold=0 unknown.pb 2>&1 | sed -n '/^ *cycles  function$/,/^$/p' |
+    sed -e 1d -e '/^$/d' -e 's/^ *[0-9,]* ([0-9.]*%)  //' | sort >names-cyc.txt
+if [ "$(wc -l <names-go.txt)" -ge 8 ] && cmp -s names-go.txt names-cyc.txt; then ok risc0-names-as-go-tool-pprof
+else bad risc0-names-as-go-tool-pprof "$(diff names-go.txt names-cyc.txt | head -n 4 | tr '\n' ' ')"; fi
+
+# ----------------------- a RISC Zero profile against a cycprof zkVM profile
+# zkguest.c has guest.txt's function names; its zkvm_cycles per function
+# come from go tool pprof -top -sample_index=zkvm_cycles (the oracle), the
+# guest's from guest.txt by hand.
+mkdir zk && gcc -O1 -g -fno-inline -o zk/zkguest "$HERE/zkguest.c" ||
+    { bad setup "cannot compile zkguest.c"; finish; }
+(cd zk && env -i PATH=/usr/bin:/bin LANG=C VALGRIND_LIB="$VGLIB" \
+    valgrind --tool=cycprof --cycprof-out-file=zk.out --zk-model=risc0 ./zkguest 3000 \
+    >out.txt 2>&1 </dev/null) && [ -s zk/zk.out.pb.gz ] ||
+    { bad setup "valgrind --tool=cycprof --zk-model=risc0: $(tail -n 2 zk/out.txt)"; finish; }
+go tool pprof -symbolize=none -top -nodecount=100000 -nodefraction=0 -edgefraction=0 \
+    -sample_index=zkvm_cycles zk/zk.out.pb.gz \
+    >zktop.txt 2>/dev/null || bad setup "go tool pprof -sample_index=zkvm_cycles failed"
+for args in "" "--event=Zk" "--event=cycles" "--event=zkvm_cycles"; do
+    if "$CYC" diff -n 0 --format=json $args guest.pb zk/zk.out.pb.gz >x.json 2>x.err &&
+        python3 - x.json zktop.txt <<'PY' >x.txt 2>&1
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+flat = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"^\s*(\d+)\s+\S+%\s+\S+%\s+\d+\s+\S+%\s+(.*)$", line)
+    if m:
+        flat[m.group(2)] = flat.get(m.group(2), 0) + int(m.group(1))
+guest = {"fibonacci_1": 1800000, "fibonacci_2": 950000, "fibonacci_3": 2000,
+         "mat_mul": 21000, "mat_pow": 6800, "main": 5200, "[PageIn]": 340,
+         "[PageOut]": 120}
+rows = {r["function"]: (r["base"], r["new"]) for r in d["rows"]}
+bad = []
+for fn, base in guest.items():
+    want = (base, flat.get(fn, 0))
+    if rows.get(fn) != want:
+        bad.append("%s: want %s (guest.txt, go tool pprof), got %s" % (fn, want, rows.get(fn)))
+if flat.get("[PageIn]", 0) == 0 or flat.get("fibonacci_1", 0) == 0:
+    bad.append("no [PageIn] or fibonacci_1 zk cycles in the cycprof profile")
+if (d["total"]["base"], d["total"]["new"]) != (2786660, sum(flat.values())):
+    bad.append("totals %s" % d["total"])
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+    then ok "risc0-vs-cycprof-zk${args:+ $args}"
+    else bad "risc0-vs-cycprof-zk${args:+ $args}" "$(head -c 400 x.err x.txt | tr '\n' ' ')"; fi
+done
+gate gate-risc0-vs-cycprof-zk 3 --fail-above=1 zk/zk.out.pb.gz guest.pb
+expect_err err-event-not-in-risc0 "^cycprof diff: guest\.pb: unknown event 'instructions' in --event \(the profile has: cycles\)\$" \
+    diff --event=instructions guest.pb zk/zk.out.pb.gz
+expect_err err-event-unknown-report "^cycprof report: unknown event 'bogus' in --event \(the profile has: Ir Zk\)\$" \
+    report --event=bogus zk/zk.out
+expect_err err-event-unknown-folded "^cycprof folded: .*zk\.out\.pb\.gz: unknown event 'bogus' \(the profile has: instructions zkvm_cycles\)\$" \
+    folded --event=bogus zk/zk.out
+expect_err err-event-unknown-firefox "^cycprof firefox: .*zk\.out\.pb\.gz: unknown event 'bogus' \(the profile has: instructions zkvm_cycles\)\$" \
+    firefox --event=bogus -o ff.json zk/zk.out
+# folded --event: the sample type's total, by either of its names
+want=$(go tool pprof -symbolize=none -raw zk/zk.out.pb.gz 2>/dev/null |
+    awk '/^Samples:/ { s = 1; getline; next } /^Locations/ { s = 0 } s && $2 ~ /:$/ { sub(/:$/, "", $2); t += $2 } END { print t }')
+for ev in Zk zkvm_cycles; do
+    got=$("$CYC" folded --event=$ev zk/zk.out | awk '{ s += $NF } END { print s }')
+    [ -n "$want" ] && [ "$want" = "$got" ] && ok "folded-event-$ev ($got)" ||
+        bad "folded-event-$ev" "want $want (go tool pprof -raw), got $got"
+done
 
 # ----------------------------------------------------------- bad input
 printf 'hello\n' >text.txt
