@@ -513,3 +513,53 @@ C.done()
 PY
 }
 register regions-tail-chain t_regions_tail_chain
+
+# A region opened from any stack: a region's samples keep their whole stacks and their regions, whatever the stack
+# (tests/progs/rstacks.c: one name opened from two stacks, nested regions,
+# a region closed in another function than the one that opened it, one
+# opened at the bottom of a recursion, in threads, in a forked child).
+# Oracle: callgrind's inclusive cost of the calls made in each region.
+t_regions_stacks() {
+    need_tool
+    region_prog rstacks -pthread
+    vg --tool=callgrind --callgrind-out-file="$PWD/cg.%p" --log-file="$PWD/cg.log" \
+        "$BIN/rstacks" >cg.stdout 2>&1 </dev/null
+    vg --tool=cycprof --cycprof-helper="$HELPER_BIN" --cycprof-out-file="$PWD/cp.%p" \
+        --log-file="$PWD/log.%p" "$BIN/rstacks" >stdout 2>&1 </dev/null
+    [ $? = 0 ] || note "exit status $?"
+    pycheck <<'PY' || true
+import re, glob
+from cyc import *
+C = Checker()
+cgs = [parse_callgrind(p) for p in sorted(glob.glob("cg.[0-9]*"))]
+pbs = sorted(glob.glob("cp.*.pb.gz"))
+C.eq("processes (callgrind, cycprof)", (2, 2), (len(cgs), len(pbs)))
+def incl(caller, callee):
+    # callgrind names a recursive caller's inner activations rec'2, ...
+    return sum(c[3] for cg in cgs for c in cg.calls
+               if c[0].split("'")[0] == caller and c[1] == callee)
+def focused(*args):
+    out, err = pprof(["-top", "-nodecount=100000", "-nodefraction=0"] + list(args), pbs)
+    m = re.search(r"accounting for (\d+),", out)
+    return int(m.group(1)) if m else 0
+def region(name, *chain):
+    return focused("-tagfocus=region=" + name, *["-focus=^%s$" % f for f in chain])
+C.eq("shared: w1 under main > f1", incl("f1", "w1"), region("shared", "main", "f1", "w1"))
+C.eq("shared: w2 under main > g > f2", incl("f2", "w2"), region("shared", "main", "g", "f2", "w2"))
+C.eq("inner: w3 under main > nest", incl("nest", "w3"), region("inner", "main", "nest", "w3"))
+C.eq("outer holds inner's samples", incl("nest", "w3"), region("outer", "w3"))
+C.eq("cross: w4, run after the opener returned", incl("main", "w4"), region("cross", "main", "w4"))
+C.true(incl("rec", "w7") > 0, "callgrind ran no w7 under rec")
+C.eq("rec: w7 below the recursion", incl("rec", "w7"), region("rec", "main", "rec", "w7"))
+# recursion folds (attribution.md): rec is on the stack once, in the region too
+out, err = pprof(["-traces", "-tagfocus=region=rec", "-focus=^w7$"], pbs)
+traces = [t for t in out.split("-----------+")[1:] if re.search(r"\bw7$", t, re.M)]
+C.true(len(traces) > 0, "no trace of w7 in region rec")
+C.eq("rec: once on each stack in the region", [1] * len(traces),
+     [len(re.findall(r"^ +(?:\d+ +)?rec$", t, re.M)) for t in traces])
+C.eq("thr: w5 in both threads", incl("thread_main", "w5"), region("thr", "thread_main", "w5"))
+C.eq("kid: w6 in the forked child", incl("main", "w6"), region("kid", "main", "w6"))
+C.done()
+PY
+}
+register regions-stacks t_regions_stacks
