@@ -15,9 +15,9 @@
 #include "cp_heap.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
+#include "cp_pseudo.h"
 #include "cp_ptrmemo.h"
 #include "cp_srcpos.h"
-#include "cp_types.h"
 
 void cp_functiontable_init(FunctionTable* t)
 {
