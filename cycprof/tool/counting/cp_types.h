@@ -1,4 +1,5 @@
-/* cycprof: shared data structures of the Valgrind tool.
+/* cycprof: the core data structures of the Valgrind tool (counting/ and
+ * the floors above it use them).
  *
  * Model: every executed guest instruction is charged to (calling context,
  * instruction address).  A calling context is a node of a per-thread tree;
