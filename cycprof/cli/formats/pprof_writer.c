@@ -208,12 +208,6 @@ int pw_location(struct pprof_writer *w, uint64_t id, uint64_t mapping_id,
     return write_message(w, F_LOCATION, &l.base);
 }
 
-int pw_sample(struct pprof_writer *w, const uint64_t *locs, size_t nlocs,
-              int64_t instructions, int64_t thread)
-{
-    return pw_sample_in_regions(w, locs, nlocs, instructions, thread, NULL, 0);
-}
-
 #define MAX_REGION_LABELS 64
 
 int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
