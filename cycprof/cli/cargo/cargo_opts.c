@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const cargo_usage =
+static const char *const cargo_usage =
     "usage: cargo cycprof [OPTIONS] [CARGO BUILD OPTIONS] [-- PROGRAM ARGS]\n"
     "\n"
     "Build a binary of the current cargo package (release profile, with\n"

@@ -23,8 +23,6 @@ typedef struct cargo_opts {
     int nprog;
 } cargo_opts_t;
 
-extern const char *const cargo_usage;
-
 /* Fill *o from argv (argv[first] is the first option). Returns 0 to go
  * on, 1 when --help was printed, -1 after printing a one-line error. */
 int cargo_opts_parse(int argc, char **argv, int first, cargo_opts_t *o);

@@ -27,7 +27,7 @@ typedef struct frames {
 /* Write s as XML character data, replacing invalid UTF-8 and control
  * characters by '?': names come from the profiled program's symbols and a
  * single bad byte would make the browser refuse the whole file. */
-void fg_xml_escape(FILE *f, const char *s)
+static void xml_escape(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
@@ -137,7 +137,7 @@ void fg_begin(FILE *f, const fg_opts_t *o, int height, uint64_t total,
                "viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\" "
                "data-width=\"%d\" data-total=\"%llu\" data-unit=\"",
             width, height, width, height, width, (unsigned long long)total);
-    fg_xml_escape(f, fg_unit(o));
+    xml_escape(f, fg_unit(o));
     fputs("\">\n<style>\n"
           "text { font-family: Verdana, sans-serif; font-size: 12px; fill: #000; }\n"
           "g.f:hover rect { stroke: #000; stroke-width: 0.5; cursor: pointer; }\n"
@@ -152,11 +152,11 @@ void fg_begin(FILE *f, const fg_opts_t *o, int height, uint64_t total,
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8ee\"/>\n",
             width, height);
     fprintf(f, "<text id=\"title\" x=\"%d\" y=\"24\">", width / 2);
-    fg_xml_escape(f, o->title ? o->title : "Flame Graph");
+    xml_escape(f, o->title ? o->title : "Flame Graph");
     fputs("</text>\n", f);
     fprintf(f, "<text id=\"subtitle\" x=\"%d\" y=\"42\">", width / 2);
     if (o->subtitle)
-        fg_xml_escape(f, o->subtitle);
+        xml_escape(f, o->subtitle);
     fputs("</text>\n", f);
     fprintf(f, "<text id=\"unzoom\" x=\"%d\" y=\"24\" style=\"opacity:0\">Reset Zoom</text>\n",
             FG_PAD);
@@ -180,9 +180,9 @@ void fg_box(FILE *f, const fg_box_t *b)
     if (b->attrs)
         fputs(b->attrs, f);
     fputs("><title>", f);
-    fg_xml_escape(f, b->name);
+    xml_escape(f, b->name);
     fputc('\n', f);
-    fg_xml_escape(f, b->details);
+    xml_escape(f, b->details);
     fputs("</title>", f);
     fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                "fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>",
@@ -194,14 +194,14 @@ void fg_box(FILE *f, const fg_box_t *b)
     if (max >= 3) {
         size_t n = strlen(b->name);
         if (n <= max) {
-            fg_xml_escape(f, b->name);
+            xml_escape(f, b->name);
         } else {
             /* Cut at a UTF-8 character boundary. */
             size_t cut = max - 2;
             while (cut > 0 && ((unsigned char)b->name[cut] & 0xc0) == 0x80)
                 cut--;
             char *t = cu_strndup(b->name, cut);
-            fg_xml_escape(f, t);
+            xml_escape(f, t);
             free(t);
             fputs("..", f);
         }

@@ -45,8 +45,6 @@ void fg_begin(FILE *f, const fg_opts_t *o, int height, uint64_t total,
 void fg_box(FILE *f, const fg_box_t *b);
 /* The script and the end; -1 on write error. */
 int fg_end(FILE *f);
-/* Write s as XML character data (invalid UTF-8 and controls as '?'). */
-void fg_xml_escape(FILE *f, const char *s);
 /* o->unit, or "samples". */
 const char *fg_unit(const fg_opts_t *o);
 

@@ -19,7 +19,6 @@ struct gzip_stream {
     unsigned char *in;
     size_t in_len;
     unsigned char *obuf;
-    unsigned long long bytes_in;
     char err[128];               /* first error; empty while all is well */
 };
 
@@ -86,7 +85,6 @@ int gzs_write(struct gzip_stream *s, const void *buf, size_t len)
     const unsigned char *p = buf;
     if (s->err[0])
         return -1;
-    s->bytes_in += len;
     while (len > 0) {
         size_t room = GZS_IN_SIZE - s->in_len;
         size_t n = len < room ? len : room;
@@ -114,11 +112,6 @@ int gzs_finish(struct gzip_stream *s)
 const char *gzs_error(const struct gzip_stream *s)
 {
     return s->err[0] ? s->err : NULL;
-}
-
-unsigned long long gzs_bytes_in(const struct gzip_stream *s)
-{
-    return s->bytes_in;
 }
 
 void gzs_free(struct gzip_stream *s)

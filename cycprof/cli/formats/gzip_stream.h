@@ -25,9 +25,6 @@ int gzs_finish(struct gzip_stream *s);
 /* A short description of the first error, or NULL if none. */
 const char *gzs_error(const struct gzip_stream *s);
 
-/* Uncompressed bytes accepted so far. */
-unsigned long long gzs_bytes_in(const struct gzip_stream *s);
-
 void gzs_free(struct gzip_stream *s);
 
 #endif

@@ -258,12 +258,6 @@ int pw_comment(struct pprof_writer *w, const char *text)
     return 0;
 }
 
-int pw_sample(struct pprof_writer *w, const uint64_t *locs, size_t nlocs,
-              int64_t instructions, int64_t thread)
-{
-    return pw_sample_in_regions(w, locs, nlocs, instructions, thread, NULL, 0);
-}
-
 #define MAX_REGION_LABELS 64
 
 int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,

@@ -38,12 +38,9 @@ int pw_function(struct pprof_writer *w, uint64_t id, const char *name,
 /* `lines`: innermost (inlined) frame first, the outermost function last. */
 int pw_location(struct pprof_writer *w, uint64_t id, uint64_t mapping_id,
                 uint64_t address, const struct pw_line *lines, size_t nlines);
-/* `locs`: leaf first. The sample gets value [instructions] and the numeric
- * label thread = `thread`. */
-int pw_sample(struct pprof_writer *w, const uint64_t *locs, size_t nlocs,
-              int64_t instructions, int64_t thread);
-/* The same, and one string label region = NAME for each of the named
- * regions the sample ran in (docs/regions.md). */
+/* `locs`: leaf first. The sample gets value [instructions], the numeric
+ * label thread = `thread`, and one string label region = NAME for each of
+ * the named regions the sample ran in (docs/regions.md). */
 int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
                          size_t nlocs, int64_t instructions, int64_t thread,
                          const char *const *regions, size_t nregions);

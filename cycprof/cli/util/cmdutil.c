@@ -23,7 +23,9 @@ static size_t control_len(const unsigned char *s)
     return 0;
 }
 
-char *cu_escape_controls(const char *s)
+/* s with its control characters as \xNN (malloc'd), or NULL when it has
+ * none. */
+static char *escape_controls(const char *s)
 {
     size_t n = 0, extra = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
@@ -51,7 +53,7 @@ void cu_escape_strings_for_terminal(char **strs, size_t n)
     if (!cu_output_is_stdout || !isatty(STDOUT_FILENO))
         return;
     for (size_t i = 0; i < n; i++) {
-        char *e = strs[i] ? cu_escape_controls(strs[i]) : NULL;
+        char *e = strs[i] ? escape_controls(strs[i]) : NULL;
         if (e) {
             free(strs[i]);
             strs[i] = e;
@@ -66,7 +68,7 @@ void cu_err(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    char *e = isatty(STDERR_FILENO) ? cu_escape_controls(msg) : NULL;
+    char *e = isatty(STDERR_FILENO) ? escape_controls(msg) : NULL;
     fprintf(stderr, "cycprof %s: %s\n", cmd, e ? e : msg);
     free(e);
 }

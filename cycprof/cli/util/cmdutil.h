@@ -22,11 +22,9 @@ int cu_fail_named(char *err, size_t errlen, const char *name,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Names from a profile may hold control characters (ESC sequences): on a
- * terminal they are shown as \xNN. cu_escape_controls returns the escaped
- * copy (malloc'd), or NULL when s has none. */
-char *cu_escape_controls(const char *s);
-/* Escapes strs[0..n) in place when the output is standard output and a
- * terminal. cu_output_is_stdout is 0 once -o names another output. */
+ * terminal they are shown as \xNN. Escapes strs[0..n) in place when the
+ * output is standard output and a terminal. cu_output_is_stdout is 0 once
+ * -o names another output. */
 extern int cu_output_is_stdout;
 void cu_escape_strings_for_terminal(char **strs, size_t n);
 

@@ -74,11 +74,3 @@ uint32_t intern(intern_t *t, const char *s)
 {
     return intern_n(t, s, strlen(s));
 }
-
-uint32_t intern_find(const intern_t *t, const char *s)
-{
-    if (!t->nslot)
-        return UINT32_MAX;
-    size_t i = lookup(t, s, strlen(s));
-    return t->slot[i] ? t->slot[i] - 1 : UINT32_MAX;
-}

@@ -18,7 +18,5 @@ void intern_free(intern_t *t);
 /* Id of the string s[0..len), adding it if new. */
 uint32_t intern_n(intern_t *t, const char *s, size_t len);
 uint32_t intern(intern_t *t, const char *s);
-/* Id if present, else UINT32_MAX. */
-uint32_t intern_find(const intern_t *t, const char *s);
 
 #endif

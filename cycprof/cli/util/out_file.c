@@ -12,11 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *volatile of_open_tmp;
+/* The temporary file's name while one is open, for the signal handler to
+ * remove, else NULL. */
+static char *volatile open_tmp;
 
 static void on_signal(int sig)
 {
-    char *p = of_open_tmp;
+    char *p = open_tmp;
     if (p)
         unlink(p);               /* async-signal-safe */
     signal(sig, SIG_DFL);
@@ -148,7 +150,7 @@ int of_open(struct out_file *o, const char *path, char *err, size_t errlen)
         o->tmp = o->target = NULL;
         return -1;
     }
-    of_open_tmp = o->tmp;
+    open_tmp = o->tmp;
     if (o->tmp)
         remove_tmp_on_signals();
     return 0;
@@ -156,7 +158,7 @@ int of_open(struct out_file *o, const char *path, char *err, size_t errlen)
 
 static void release(struct out_file *o)
 {
-    of_open_tmp = NULL;
+    open_tmp = NULL;
     free(o->tmp);
     free(o->target);
     o->tmp = o->target = NULL;

@@ -27,8 +27,4 @@ int of_commit(struct out_file *o, char *err, size_t errlen);
 /* Closes and removes the temporary file. */
 void of_abort(struct out_file *o);
 
-/* The temporary file's name while one is open (for a signal handler to
- * remove), else NULL. */
-extern char *volatile of_open_tmp;
-
 #endif

@@ -76,6 +76,8 @@ static int rehash(struct strtab *t, size_t nslots)
     return 0;
 }
 
+static int64_t strtab_intern_n(struct strtab *t, const char *s, size_t len);
+
 struct strtab *strtab_new(void)
 {
     struct strtab *t = calloc(1, sizeof *t);
@@ -102,7 +104,8 @@ void strtab_free(struct strtab *t)
     free(t);
 }
 
-int64_t strtab_intern_n(struct strtab *t, const char *s, size_t len)
+/* Index of the string (s, len), adding it if new. -1 on out of memory. */
+static int64_t strtab_intern_n(struct strtab *t, const char *s, size_t len)
 {
     uint64_t h = hash_bytes(s, len);
     size_t j = h & (t->nslots - 1);

@@ -13,8 +13,7 @@ struct strtab;
 struct strtab *strtab_new(void);
 void strtab_free(struct strtab *t);
 
-/* Index of the string (s, len), adding it if new. -1 on out of memory. */
-int64_t strtab_intern_n(struct strtab *t, const char *s, size_t len);
+/* Index of the string s, adding it if new. -1 on out of memory. */
 int64_t strtab_intern(struct strtab *t, const char *s);
 
 size_t strtab_count(const struct strtab *t);

@@ -370,13 +370,6 @@ Bool cp_outfile_commit(OutFile* f)
    return ok;
 }
 
-void cp_outfile_abandon(OutFile* f)
-{
-   VG_(close)(f->fd);
-   if (!f->in_place) VG_(unlink)(f->tmp_path);
-   release(f);
-}
-
 const HChar* cp_thousands(ULong n)
 {
    static HChar bufs[4][32];

@@ -54,7 +54,6 @@ const HChar* cp_outfile_writing_path(const OutFile* f);
 /* Flushes, closes and renames; False (and no file at path, unless it is
  * written in place) on error. */
 Bool     cp_outfile_commit(OutFile* f);
-void     cp_outfile_abandon(OutFile* f);
 
 /* 1234567 -> "1,234,567" in a static buffer (one of four, rotating). */
 const HChar* cp_thousands(ULong n);

@@ -100,7 +100,7 @@ void cp_request_sb_recount(Int delta)
    if (cp_running_on) cp_running += delta * (Long)sb->n_instrs;
 }
 
-void cp_collect_set(Bool on)
+static void collect_set(Bool on)
 {
    cp_collect_base = on ? 1 : 0;
    republish();
@@ -108,7 +108,7 @@ void cp_collect_set(Bool on)
 
 void cp_collect_toggle(void)
 {
-   cp_collect_set(!cp_collect_base);
+   collect_set(!cp_collect_base);
 }
 
 static void seed_from_unwinder(ThreadId tid);

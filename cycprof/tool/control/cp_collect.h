@@ -18,7 +18,6 @@ Bool  cp_collect_option(const HChar* arg);
  * moves that block's run in or out of the counts (+1 or -1) to match. */
 void  cp_request_sb_recount(Int delta);
 
-void  cp_collect_set(Bool on);          /* collection */
 void  cp_collect_toggle(void);
 void  cp_instr_set(ThreadId tid, Bool on, const HChar* why);
 void  cp_collect_thread_switch(ThreadId tid, ULong blocks_done);

@@ -303,6 +303,13 @@ const HChar* cp_region_set_name(UInt set)
    return region_name(((RegionSet*)VG_(indexXA)(sets, set - 1))->region);
 }
 
+/* The table of regions, closed ones only: for the whole run (at exit, in
+ * the log) or since the last dump (in the profile files). */
+typedef struct {
+   const HChar* name;
+   ULong calls, inclusive, self;
+} RegionRow;
+
 static Int by_inclusive_descending(const void* pa, const void* pb)
 {
    const RegionRow* a = pa;
@@ -319,7 +326,8 @@ static void row_of(const Region* r, Bool since_dump, RegionRow* row)
    row->self = since_dump ? r->part_self : r->self;
 }
 
-UInt cp_regions_rows(Bool since_dump, RegionRow** rows)
+/* The closed regions' rows, sorted; the caller frees *rows. */
+static UInt regions_rows(Bool since_dump, RegionRow** rows)
 {
    UInt n = regions ? VG_(sizeXA)(regions) : 0, i, used = 0;
    *rows = cp_heap_malloc("cp.regions.rows", (n + 1) * sizeof(RegionRow));
@@ -459,7 +467,7 @@ void cp_regions_print(ULong total)
 void cp_regions_write_callgrind(OutFile* out)
 {
    RegionRow* rows;
-   UInt n = cp_regions_rows(True, &rows), i;
+   UInt n = regions_rows(True, &rows), i;
    for (i = 0; i < n; i++) {
       HChar name[MAX_NAME];
       UInt k;

@@ -21,13 +21,6 @@ UInt         cp_region_set_count(void);
 UInt         cp_region_set_parent(UInt set);
 const HChar* cp_region_set_name(UInt set);
 
-/* The table of regions, closed ones only: for the whole run (at exit, in
- * the log) or since the last dump (in the profile files). */
-typedef struct {
-   const HChar* name;
-   ULong calls, inclusive, self;
-} RegionRow;
-UInt  cp_regions_rows(Bool since_dump, RegionRow** rows); /* sorted, cp_heap_free */
 void  cp_regions_zero_part(void);
 /* At exit: closes what is still open, then prints the warnings, one line
  * for each kind of misuse with its count. */

@@ -19,11 +19,11 @@
 
 #define MAX_LINE 512
 
-Bool cp_sp1_markers = True;
+static Bool sp1_markers = True;   /* --sp1-markers=yes|no */
 
 Bool cp_sp1_option(const HChar* arg)
 {
-   if VG_BOOL_CLO(arg, "--sp1-markers", cp_sp1_markers) return True;
+   if VG_BOOL_CLO(arg, "--sp1-markers", sp1_markers) return True;
    return False;
 }
 
@@ -92,7 +92,7 @@ void cp_sp1_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
 {
    SizeT done;
    (void)nargs;
-   if (!cp_sp1_markers || args[0] != 1 || sr_isError(res)) return;
+   if (!sp1_markers || args[0] != 1 || sr_isError(res)) return;
    done = sr_Res(res);
    if (syscallno == __NR_write) {
       scan(tid, (const HChar*)args[1], done);

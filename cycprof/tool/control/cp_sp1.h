@@ -5,7 +5,6 @@
 
 #include "pub_tool_basics.h"
 
-extern Bool cp_sp1_markers;   /* --sp1-markers=yes|no */
 Bool cp_sp1_option(const HChar* arg);
 
 void cp_sp1_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,

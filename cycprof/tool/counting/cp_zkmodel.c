@@ -49,7 +49,8 @@ const CpZkModel* cp_zk_model = NULL;
 UInt cp_zk_po2 = 0;
 static Bool po2_given = False;
 
-const CpZkModel* cp_zk_model_named(const HChar* name)
+/* The model named name, NULL if there is none. */
+static const CpZkModel* model_named(const HChar* name)
 {
    UInt i;
    for (i = 0; i < sizeof models / sizeof models[0]; i++)
@@ -75,7 +76,7 @@ Bool cp_zk_option(const HChar* arg)
    Int po2;
    if VG_STR_CLO(arg, "--zk-model", name) {
       if (VG_(strcmp)(name, "none") == 0) cp_zk_model = NULL;
-      else if (!(cp_zk_model = cp_zk_model_named(name)))
+      else if (!(cp_zk_model = model_named(name)))
          VG_(fmsg_bad_option)(arg, "--zk-model takes 'none' or 'risc0', "
                               "not '%s'\n", name);
    } else if VG_BINT_CLO(arg, "--zk-segment-po2", po2,

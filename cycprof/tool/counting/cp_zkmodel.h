@@ -44,9 +44,6 @@ Bool cp_zk_option(const HChar* arg);
 void cp_zk_check_options(void);
 void cp_zk_print_usage(void);
 
-/* The model named name, NULL if there is none. */
-const CpZkModel* cp_zk_model_named(const HChar* name);
-
 /* Levels of the Merkle tree above the pages: the most ancestors one page
  * can have to load or to mark dirty. */
 UInt cp_zk_tree_depth(const CpZkModel* m);

@@ -9,11 +9,6 @@ void cp_addrmap_init(AddrMap* m, UWord initial_capacity)
    cp_wordmap_init(&m->map, initial_capacity / 2, sizeof(UWord), HALF);
 }
 
-void cp_addrmap_reserve(AddrMap* m, UWord n)
-{
-   cp_wordmap_reserve(&m->map, n);
-}
-
 UWord* cp_addrmap_slot(AddrMap* m, UWord key, Bool* added)
 {
    return cp_wordmap_value(&m->map, cp_wordmap_add(&m->map, key, added));

@@ -16,7 +16,6 @@ static inline Bool cp_addrmap_ready(const AddrMap* m)
    return m->map.keys != NULL;
 }
 /* Room for n keys in all without growing (growing rehashes everything). */
-void   cp_addrmap_reserve(AddrMap* m, UWord n);
 /* Returns a pointer to the value slot of key, or NULL when absent. */
 static inline UWord* cp_addrmap_find(const AddrMap* m, UWord key)
 {

@@ -47,8 +47,3 @@ UInt cp_intern(Interner* t, Addr a)
    else t->slots[i] = t->n;
    return t->n - 1;
 }
-
-ULong cp_intern_bytes(const Interner* t)
-{
-   return (ULong)t->capacity * sizeof(Addr) + (t->mask + 1) * sizeof(UInt);
-}

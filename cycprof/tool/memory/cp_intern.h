@@ -20,6 +20,5 @@ static inline Addr cp_interned(const Interner* t, UInt index)
 {
    return t->values[index];
 }
-ULong cp_intern_bytes(const Interner* t);
 
 #endif

@@ -424,7 +424,10 @@ static ULong write_outputs(const HChar* suffix, Written* w)
    return total;
 }
 
-ULong cp_dump_files(const HChar* suffix)
+/* Writes the callgrind file and the pprof profile of the counts so far,
+ * their names with suffix added (".N" for a part, before ".pb.gz");
+ * returns the total they hold. */
+static ULong dump_files(const HChar* suffix)
 {
    Written w;
    ULong total = write_outputs(suffix, &w);
@@ -437,7 +440,7 @@ void cp_dump_part(const HChar* why)
    HChar suffix[16];
    VG_(snprintf)(suffix, sizeof suffix, ".%u", cp_parts_number());
    cp_parts_begin(why);
-   cp_parts_end(cp_dump_files(suffix));
+   cp_parts_end(dump_files(suffix));
    cp_dump_zero();
 }
 

@@ -8,10 +8,6 @@
 void cp_dump_init(void);
 void cp_dump_all(void);
 void cp_dump_after_fork(void);
-/* Writes the callgrind file and the pprof profile of the counts so far,
- * their names with suffix added (".N" for a part, before ".pb.gz");
- * returns the total they hold. */
-ULong cp_dump_files(const HChar* suffix);
 /* DUMP_STATS: writes the next part (cp_parts.h), trigger why, and starts
  * the following one from zero. */
 void  cp_dump_part(const HChar* why);

@@ -15,11 +15,11 @@
 #include "cp_heap.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
+#include "cp_pseudo.h"
 #include "cp_ptrmemo.h"
 #include "cp_srcpos.h"
-#include "cp_types.h"
 
-void cp_functiontable_init(FunctionTable* t)
+static void functiontable_init(FunctionTable* t)
 {
    t->fn_keys = cp_strtab_new();
    t->memo = cp_heap_calloc("cp.loc.memo", CP_PTRMEMO_SLOTS,
@@ -29,7 +29,7 @@ void cp_functiontable_init(FunctionTable* t)
    t->start_lines = cp_heap_calloc("cp.loc.start", t->fn_capacity, sizeof(UInt));
 }
 
-void cp_functiontable_free(FunctionTable* t)
+static void functiontable_free(FunctionTable* t)
 {
    UInt i;
    for (i = 0; i < t->fn_capacity; i++)
@@ -150,8 +150,11 @@ static void describe_plain(FunctionTable* t, DiEpoch ep, Addr a,
    if (has_symbol || has_line) note_real_function(t, level->fn, a);
 }
 
-UInt cp_location_describe(FunctionTable* t, Addr a, InlineLevel* levels,
-                          Bool* inlined)
+/* Symbolizes a into levels[CP_MAX_INLINE_LEVELS], innermost first;
+ * returns the number of levels (>= 1).  A pseudo address gives one
+ * "<signal N>" level.  *inlined says whether inline info was found. */
+static UInt location_describe(FunctionTable* t, Addr a, InlineLevel* levels,
+                              Bool* inlined)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
    InlIPCursor* iipc;
@@ -198,12 +201,12 @@ void cp_locset_init(LocationSet* s, Bool by_line)
    cp_addrmap_init(&s->renamed, 256);
    cp_addrmap_init(&s->line_ids, 1024);
    if (by_line) s->keys = cp_strtab_new();
-   cp_functiontable_init(&s->functions);
+   functiontable_init(&s->functions);
 }
 
 void cp_locset_free(LocationSet* s)
 {
-   cp_functiontable_free(&s->functions);
+   functiontable_free(&s->functions);
    if (s->keys) cp_strtab_free(s->keys);
    cp_heap_free(s->locations);
    cp_keymap_free(&s->ids);
@@ -304,7 +307,7 @@ UInt cp_locset_id(LocationSet* s, Addr a)
    tl_assert(cp_keymap_ready(&s->ids));   /* not after forget_addresses */
    known = cp_keymap_slot(&s->ids, a, &added);
    if (!added) return *known;
-   n = cp_location_describe(&s->functions, a, levels, &inlined);
+   n = location_describe(&s->functions, a, levels, &inlined);
    s->n_addrs++;
    s->n_inlined += inlined;
    *known = location_with(s, a, levels, n,

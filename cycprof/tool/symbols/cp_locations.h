@@ -53,14 +53,6 @@ typedef struct {
    UInt          n_names;
 } LocationSet;
 
-void cp_functiontable_init(FunctionTable* t);
-void cp_functiontable_free(FunctionTable* t);
-/* Symbolizes a into levels[CP_MAX_INLINE_LEVELS], innermost first;
- * returns the number of levels (>= 1).  A pseudo address gives one
- * "<signal N>" level.  *inlined says whether inline info was found. */
-UInt cp_location_describe(FunctionTable* t, Addr a, InlineLevel* levels,
-                          Bool* inlined);
-
 void cp_locset_init(LocationSet* s, Bool by_line);
 void cp_locset_free(LocationSet* s);
 /* The location id of a (from 1), describing a the first time. */

@@ -3,9 +3,9 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "cp_pseudo.h"
 #include "cp_ptrmemo.h"
 #include "cp_srcpos.h"
-#include "cp_types.h"
 
 
 const HChar* cp_pseudo_name(Addr a)

@@ -22,7 +22,7 @@ typedef struct {
 /* The name of what the debug info does not know (object, file, function). */
 #define CP_UNKNOWN_NAME "???"
 
-/* Pseudo addresses (see cp_types.h) get names like "<signal 14>". */
+/* Pseudo addresses (cp_pseudo.h) get names like "<signal 14>". */
 SrcPos cp_srcpos_of(StrTab* names, Addr a);
 /* The name of a pseudo frame, in a static buffer. */
 const HChar* cp_pseudo_name(Addr a);

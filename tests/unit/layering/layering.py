@@ -16,7 +16,7 @@ import sys
 
 # The tool's folders, lowest first: a file may include headers of its own
 # folder and of the folders before it, never of one after it.
-FOLDERS = ["base", "memory", "symbols", "counting", "control", "output", "main"]
+FOLDERS = ["base", "memory", "symbols", "determinism", "counting", "control", "output", "main"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -1,4 +1,5 @@
-/* cycprof: shared data structures of the Valgrind tool.
+/* cycprof: the core data structures of the Valgrind tool (counting/ and
+ * the floors above it use them).
  *
  * Model: every executed guest instruction is charged to (calling context,
  * instruction address).  A calling context is a node of a per-thread tree;
@@ -11,6 +12,7 @@
 #define CP_TYPES_H
 
 #include "pub_tool_basics.h"
+#include "cp_pseudo.h"   /* a frame's fn may be <signal N> */
 
 #define CP_RECENT_CONTEXTS 7
 #define CP_CALL_SITE_WAYS  4
@@ -176,11 +178,5 @@ extern Context* cp_cur_ctx;
 extern Addr     cp_top_sp;       /* ~0 when the stack is empty */
 extern Addr     cp_top_fn;       /* 0 when the stack is empty */
 extern Addr     cp_last_jump_site;
-
-/* Synthetic "addresses" below this value name pseudo frames such as
- * <signal N>; no code is ever mapped there. */
-#define CP_PSEUDO_LIMIT      0x1000
-#define CP_SIGNAL_PSEUDO(n)  ((Addr)(0x100 + (n)))
-#define CP_IS_PSEUDO(a)      ((a) != 0 && (a) < CP_PSEUDO_LIMIT)
 
 #endif
