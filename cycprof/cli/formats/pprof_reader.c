@@ -107,8 +107,11 @@ static uint32_t frame_name(stack_profile_t *sp, const char *s)
     return id;
 }
 
-int pprof_default_value(const Perftools__Profiles__Profile *pr,
-                        const char *name, char *err, size_t errlen)
+/* The index of the value pprof shows by default (default_sample_type, else
+ * the last sample type), after checking that every sample type names
+ * strings of the table; -1 with "NAME: what" in err. */
+static int pprof_default_value(const Perftools__Profiles__Profile *pr,
+                               const char *name, char *err, size_t errlen)
 {
     size_t nstr = pr->n_string_table;
 #define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)

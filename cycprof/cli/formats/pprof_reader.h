@@ -34,13 +34,9 @@ struct Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
                                                       size_t errlen);
 void pprof_free_unpacked(struct Perftools__Profiles__Profile *pr);
 
-/* The index of the value pprof shows by default (default_sample_type, else
- * the last sample type), after checking that every sample type names
- * strings of the table; -1 with "NAME: what" in err. */
-int pprof_default_value(const struct Perftools__Profiles__Profile *pr,
-                        const char *name, char *err, size_t errlen);
 /* The index of sample type `event` (its type name, or another name of it,
- * event_names.h), or pprof_default_value's when event is NULL; -1 with
+ * event_names.h), or when event is NULL the value pprof shows by default
+ * (default_sample_type, else the last sample type); -1 with
  * "NAME: unknown event 'EV' (the profile has: TYPES)" in err. */
 int pprof_value_index(const struct Perftools__Profiles__Profile *pr,
                       const char *name, const char *event, char *err,
