@@ -27,18 +27,6 @@
 #include "cp_zkinstr.h"
 #include "cp_zkmodel.h"
 
-/* With the running count on (cp_collect.h): *slot += the instructions
- * before this exit group, if taken. */
-static void count_running(IRSB* out, IRExpr* slot, UInt n, IRExpr* taken)
-{
-   IRExpr* old = cp_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
-   IRExpr* inc = taken
-      ? cp_ir_tmp(out, Ity_I64, IRExpr_ITE(taken, cp_ir_word(n), cp_ir_word(0)))
-      : cp_ir_word(n);
-   IRExpr* sum = cp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, inc));
-   addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot, sum));
-}
-
 /* Remembered for the tail-call case of cp_on_function_entry.  A side
  * exit stores its site only if taken: by a guarded store where the host
  * has one, else by a select. */
@@ -193,13 +181,13 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
          if (n_instrs == sb->n_instrs) {
             if (!final_group_counted) {
                cp_ir_count_exit(out, counters, group, NULL);
-               if (running) count_running(out, running, n_instrs, NULL);
+               if (running) cp_ir_add_if(out, running, n_instrs, NULL);
             }
             final_group_counted = True;
          } else {
             cp_ir_count_exit(out, counters, group, st->Ist.Exit.guard);
             if (running)
-               count_running(out, running, n_instrs, st->Ist.Exit.guard);
+               cp_ir_add_if(out, running, n_instrs, st->Ist.Exit.guard);
          }
          /* The model's helpers of the rest of the run see the budget
           * without the run: take it only where the run leaves. */
@@ -213,7 +201,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
 
    if (!final_group_counted) {
       cp_ir_count_exit(out, counters, sb->n_exits - 1, NULL);
-      if (running) count_running(out, running, n_instrs, NULL);
+      if (running) cp_ir_add_if(out, running, n_instrs, NULL);
    }
    if (cp_zk_model) cp_zk_count_exit(out, n_instrs, NULL);
    jump = in->jumpkind;

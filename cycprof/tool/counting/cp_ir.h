@@ -55,6 +55,19 @@ static inline void cp_ir_call_if(IRSB* out, IRExpr* guard, Int regparms,
    addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
+/* *slot += n if taken (an Ity_I1), or always when taken is NULL; n may
+ * be a negative number's two's complement. */
+static inline void cp_ir_add_if(IRSB* out, IRExpr* slot, ULong n,
+                                IRExpr* taken)
+{
+   IRExpr* old = cp_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+   IRExpr* inc = taken
+      ? cp_ir_tmp(out, Ity_I64, IRExpr_ITE(taken, cp_ir_word(n), cp_ir_word(0)))
+      : cp_ir_word(n);
+   IRExpr* sum = cp_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, inc));
+   addStmtToIRSB(out, IRStmt_Store(Iend_LE, slot, sum));
+}
+
 /* counters[group] += taken (an Ity_I1), or += 1 when taken is NULL */
 static inline void cp_ir_count_exit(IRSB* out, IRExpr* counters, UInt group,
                                     IRExpr* taken)

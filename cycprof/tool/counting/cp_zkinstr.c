@@ -145,7 +145,7 @@ static Bool access_of(const IRTypeEnv* env, const IRStmt* st, Access* a)
    }
 }
 
-/* Whether the native page(s) of [pc, pc+len) are all among those of
+/* Whether the 1 KiB blocks of [pc, pc+len) are all among those of
  * [prev, prev+prev_len): then the fetch costs nothing after the one
  * before it, in a run that closes no segment between them. */
 static Bool same_code_pages(Addr prev, UInt prev_len, Addr pc, UInt len)
@@ -172,7 +172,6 @@ void cp_zk_instrument_begin(const IRSB* in)
    len = cp_arena_alloc(n ? n : 1);
    blk->cell = cp_arena_alloc(sizeof(ULong));
    *blk->cell = 0;
-   blk->n_instrs = n;
    blk->pc = pc;
    blk->len = len;
    blk_most = n;
@@ -281,10 +280,6 @@ void cp_zk_instrument_stmt(IRSB* out, const IRStmt* st)
 
 void cp_zk_count_exit(IRSB* out, UInt n_instrs, IRExpr* taken)
 {
-   IRExpr* left = cp_ir_load64(out, &cp_zk_budget);
-   IRExpr* used = taken
-      ? cp_ir_tmp(out, Ity_I64, IRExpr_ITE(taken, cp_ir_word(n_instrs),
-                                           cp_ir_word(0)))
-      : cp_ir_word(n_instrs);
-   cp_ir_store64(out, &cp_zk_budget, cp_ir_binop(out, Iop_Sub64, left, used));
+   cp_ir_add_if(out, mkIRExpr_HWord((HWord)&cp_zk_budget),
+                -(ULong)n_instrs, taken);
 }

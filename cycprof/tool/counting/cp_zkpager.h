@@ -21,11 +21,10 @@ typedef struct {
 void cp_zk_init(void);
 
 /* A superblock's facts for the model: its instructions' places and
- * lengths, and its cell, the epoch in which all its code was last
+ * lengths (as many as it has), and its cell, the epoch in which all its code was last
  * fetched (cp_zk_epoch changes at each segment start). */
 typedef struct {
    ULong*       cell;
-   UInt         n_instrs;
    const Addr*  pc;
    const UChar* len;
 } ZkBlock;
