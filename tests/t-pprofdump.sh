@@ -1,25 +1,34 @@
 # shellcheck shell=bash
 # The stacks dump per function (docs/internals/stacks-format.md): when pprof
-# will get a profile at function granularity anyway (more dump nodes certain
-# to have a sample than --pprof-max-samples), the tool writes each node's
-# samples per function and says in the `end` record how many line-level ones
-# they stand for. The profile must be the one the line-level dump gives: the
-# oracle is the same tool's line-level dump of the same run of the program
+# will get a profile at function granularity anyway (more line-level samples
+# than --pprof-max-samples), the tool writes each node's samples per function
+# and says in the `end` record how many line-level ones they stand for. The
+# profile must be the one the line-level dump gives: the oracle is the same
+# tool's line-level dump of the same run of the program
 # (--pprof-max-samples=0), converted by `cycprof pprof`.
-# dump_per_function_check LABEL|COMMAND: the check above on one program.
+# dump_per_function_check LABEL|COMMAND [LIMIT]: the check above on one
+# program, with --pprof-max-samples=LIMIT (default 40: more nodes certain to
+# get a sample than that); LIMIT `nodes` is the line-level dump's number of
+# nodes, at least the nodes certain to get a sample, so the tool must count
+# the line-level samples to know.
 dump_per_function_check() {
-    local line fn ldump fdump n l=${1%%|*}
+    local line fn ldump fdump n l=${1%%|*} limit=${2:-40}
     cg_prog "$1"
     line=$(shared_profile --pprof-max-samples=0 --keep-stacks=yes -- "${PROG[@]}")
-    fn=$(shared_profile --pprof-max-samples=40 --keep-stacks=yes -- "${PROG[@]}")
     check_run "$line"
-    check_run "$fn"
     ldump=$(ls "$line".pb.gz.stacks.* 2>/dev/null | head -n 1)
-    fdump=$(ls "$fn".pb.gz.stacks.* 2>/dev/null | head -n 1)
-    [ -s "$ldump" ] && [ -s "$fdump" ] || fail "--keep-stacks=yes kept no stacks dump"
+    [ -s "$ldump" ] || fail "--keep-stacks=yes kept no stacks dump"
     n=$(tail -n 1 "$ldump" | cut -f 2)
-    # Merged down to 40 samples, as the tool's own conversion was.
-    "$HELPER_BIN" pprof --max-samples=40 "$ldump" -o "$l.merged-from-lines.pb.gz" 2>merged.err ||
+    if [ "$limit" = nodes ]; then
+        limit=$(grep -c '^node' "$ldump")
+        [ "$n" -gt "$limit" ] || fail "$l: $n line-level samples, not more than its $limit nodes"
+    fi
+    fn=$(shared_profile --pprof-max-samples="$limit" --keep-stacks=yes -- "${PROG[@]}")
+    check_run "$fn"
+    fdump=$(ls "$fn".pb.gz.stacks.* 2>/dev/null | head -n 1)
+    [ -s "$fdump" ] || fail "--keep-stacks=yes kept no stacks dump"
+    # Merged down to LIMIT samples, as the tool's own conversion was.
+    "$HELPER_BIN" pprof --max-samples="$limit" "$ldump" -o "$l.merged-from-lines.pb.gz" 2>merged.err ||
         fail "cycprof pprof on the line-level dump: $(head -n 1 merged.err)"
     # Function granularity alone: from the line-level dump with a limit just
     # under its sample count, from the per-function dump with no limit.
@@ -27,11 +36,11 @@ dump_per_function_check() {
         fail "cycprof pprof on the line-level dump: $(head -n 1 fnl.err)"
     "$HELPER_BIN" pprof --max-samples=0 "$fdump" -o "$l.fn-from-fn.pb.gz" 2>fnf.err ||
         fail "cycprof pprof --max-samples=0 on the per-function dump: $(head -n 1 fnf.err)"
-    pycheck "$fn" "$ldump" "$fdump" "$n" "$l" <<'PY' || true
+    pycheck "$fn" "$ldump" "$fdump" "$n" "$l" "$limit" <<'PY' || true
 import sys
 from cyc import *
 C = Checker()
-fn, ldump, fdump, n, l = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+fn, ldump, fdump, n, l, limit = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
 end = open(fdump).read().splitlines()[-1].split("\t")
 C.eq(l + ": per-function dump: fields of its end record", 3, len(end))
 if len(end) == 3:
@@ -47,10 +56,10 @@ def same(what, a, b):
     d = [(x, y) for x, y in zip(ra, rb) if x != y]
     C.true(ra == rb, "%s: %d vs %d lines of pprof -raw, first difference %s" % (
         what, len(ra), len(rb), d[:1]))
-same(l + ": the tool's profile vs the line-level dump's merged to 40", fn + ".pb.gz", l + ".merged-from-lines.pb.gz")
+same(l + ": the tool's profile vs the line-level dump's merged to %d" % limit, fn + ".pb.gz", l + ".merged-from-lines.pb.gz")
 same(l + ": function granularity: per-function dump vs line-level dump", l + ".fn-from-fn.pb.gz", l + ".fn-from-lines.pb.gz")
 log = open(fn + ".log").read()
-C.true("%d line-level samples are more than --max-samples=40" % n in log,
+C.true("%d line-level samples are more than --max-samples=%d" % (n, limit) in log,
        l + ": the tool's log does not give the line-level sample count %d" % n)
 C.true("the dump's samples are per function (%d at line level)" % n in open("fnf.err").read(),
        l + ": cycprof pprof --max-samples=0 on a per-function dump does not say so: %s" % open("fnf.err").read().strip())
@@ -67,6 +76,17 @@ t_pprof_dump_per_function() {
     dump_per_function_check "stripped|mutual-stripped"
 }
 register pprof-dump-per-function t_pprof_dump_per_function
+
+# Fewer nodes certain to get a sample than the limit, more line-level
+# samples: the tool counts them to know (a program with a region set per
+# transaction has three times as many line-level samples as such nodes).
+t_pprof_dump_per_function_counted() {
+    need_tool
+    dump_per_function_check "python|/usr/bin/python3 -S -s PYSCRIPT" nodes
+    region_prog rscale
+    dump_per_function_check "regions|$BIN/rscale 200 1" nodes
+}
+register pprof-dump-per-function-counted t_pprof_dump_per_function_counted
 
 # followed_run DELAY: the python program under the tool with
 # --pprof-max-samples=40, so that its dump is per function and followed,

@@ -252,6 +252,12 @@ typedef struct {
                             HAS_FRAME_NODE, AT_FRAME_ENTRY */
    UInt  n_nodes;
    UInt  sure_samples;   /* nodes certain to get a sample */
+   /* [node]: the node records, kept until the granularity of the samples
+    * is known, so that the helper can follow the dump from its start.
+    * A root has parent 0 and its region set for its location. */
+   UInt* record_parent;
+   UInt* record_loc;
+   UInt  records_room;
 } Nodes;
 
 /* (parent node, callsite location) of a non-root node, as a map key
@@ -381,21 +387,56 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
    return frame_location(s, sl, p);
 }
 
-static UInt node_at(OutFile* out, KeyMap* by_key, Nodes* nd, UInt parent,
-                    UInt loc)
+/* A new node and its record: parent 0 for a root, whose loc is then its
+ * region set. */
+static UInt new_node(Nodes* nd, UInt parent, UInt loc)
+{
+   UInt node = ++nd->n_nodes;
+   if (node >= nd->records_room) {
+      nd->records_room = nd->records_room ? 2 * nd->records_room : 4096;
+      nd->record_parent = cp_heap_realloc("cp.st.nparent", nd->record_parent,
+                                          nd->records_room * sizeof(UInt));
+      nd->record_loc = cp_heap_realloc("cp.st.nloc", nd->record_loc,
+                                       nd->records_room * sizeof(UInt));
+   }
+   nd->record_parent[node] = parent;
+   nd->record_loc[node] = loc;
+   return node;
+}
+
+static UInt node_at(KeyMap* by_key, Nodes* nd, UInt parent, UInt loc)
 {
    UWord key = node_key(parent, loc);
    Bool added = True;
    UInt* known = key ? cp_keymap_slot(by_key, key, &added) : NULL;
    UInt node;
    if (!added) return *known;
-   node = ++nd->n_nodes;
+   node = new_node(nd, parent, loc);
    if (known) *known = node;
-   cp_outfile_puts(out, "node\t");
-   cp_outfile_put_u64(out, node, '\t');
-   cp_outfile_put_u64(out, parent, '\t');
-   cp_outfile_put_u64(out, loc, '\n');
    return node;
+}
+
+static void write_nodes(OutFile* out, const Nodes* nd)
+{
+   UInt node;
+   for (node = 1; node <= nd->n_nodes; node++) {
+      UInt parent = nd->record_parent[node], loc = nd->record_loc[node];
+      cp_outfile_puts(out, "node\t");
+      if (parent == 0) {
+         /* A thread's root, of a region set's tree when loc names one. */
+         cp_outfile_put_u64(out, node, '\t');
+         if (loc) {
+            cp_outfile_puts(out, "0\t0\t");
+            cp_outfile_put_u64(out, loc, '\n');
+         } else {
+            cp_outfile_puts(out, "0\t0\n");
+         }
+         continue;
+      }
+      cp_outfile_put_u64(out, node, '\t');
+      cp_outfile_put_u64(out, parent, '\t');
+      cp_outfile_put_u64(out, loc, '\n');
+   }
 }
 
 /* A frame's own function appears in a pprof stack only through a
@@ -404,12 +445,11 @@ static UInt node_at(OutFile* out, KeyMap* by_key, Nodes* nd, UInt parent,
  * code without a symbol) and calls made from there would leave it out,
  * and with it its inclusive cost; they hang below this node, which
  * stands for the frame at its entry. */
-static UInt frame_function_node(OutFile* out, LocationSet* s,
-                                SuperblockLocations* sl, KeyMap* by_key,
-                                Nodes* nd, const Context* c)
+static UInt frame_function_node(LocationSet* s, SuperblockLocations* sl,
+                                KeyMap* by_key, Nodes* nd, const Context* c)
 {
    if (!nd->frame_node[c->id])
-      nd->frame_node[c->id] = node_at(out, by_key, nd, nd->node_of[c->id],
+      nd->frame_node[c->id] = node_at(by_key, nd, nd->node_of[c->id],
                                       frame_location(s, sl, c));
    return nd->frame_node[c->id];
 }
@@ -467,8 +507,8 @@ static void link_contexts(Nodes* nd, UInt n)
  * node, same callsite location: by line, two calls on one line, or an
  * indirect call reaching different functions) share one node, so that
  * their samples are summed rather than written as identical stacks. */
-static void write_nodes(OutFile* out, LocationSet* s,
-                        SuperblockLocations* sl, Nodes* nd, StZk* zk)
+static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
+                        StZk* zk)
 {
    UInt id, n = cp_context_count();
    KeyMap by_key;
@@ -491,28 +531,25 @@ static void write_nodes(OutFile* out, LocationSet* s,
       if (!adds_frame(c)) {
          node = parent;
       } else if (!p) {
-         node = ++nd->n_nodes;   /* a thread's root: always its own */
-         if (cp_context_region(c))   /* the root of a region set's tree */
-            cp_outfile_printf(out, "node\t%u\t0\t0\t%u\n", node,
-                              cp_context_region(c));
-         else
-            cp_outfile_printf(out, "node\t%u\t0\t0\n", node);
+         /* A thread's root, always its own; with the region set whose
+          * tree it roots, if any. */
+         node = new_node(nd, 0, cp_context_region(c));
       } else {
          UInt loc = nd->node_of[id];   /* still callsite_loc[id] */
          /* A call from another named function's code in p's frame: p's
           * function stays on the stack above it. */
          if (p->kind != CtxRoot
              && location_function(s, loc) != frame_function(s, sl, p))
-            parent = frame_function_node(out, s, sl, &by_key, nd, p);
-         node = node_at(out, &by_key, nd, parent, loc);
+            parent = frame_function_node(s, sl, &by_key, nd, p);
+         node = node_at(&by_key, nd, parent, loc);
       }
       nd->node_of[id] = node;
       /* The model's frames hang under the context's own function. */
       if (zk->on && cp_zk_cost_of(c))
          zk->node[id] = c->kind == CtxRoot ? node
-            : node_at(out, &by_key, nd, node, cp_st_zk_entry(zk, s, sl, c));
+            : node_at(&by_key, nd, node, cp_st_zk_entry(zk, s, sl, c));
       if (nd->foreign[id] & RUNS_FOREIGN)
-         frame_function_node(out, s, sl, &by_key, nd, c);
+         frame_function_node(s, sl, &by_key, nd, c);
    }
    cp_keymap_free(&by_key);
    nd->sure_samples = nodes_with_samples(nd, n);
@@ -690,6 +727,61 @@ static void sum_per_function(NodeCosts* nc, const UInt* class_of,
    }
 }
 
+/* The node's costs into nc: its contexts' own code, then the code of
+ * other functions run in its frames (nc->touched lists the locations,
+ * in no order).  Returns the node's thread; a node never spans threads,
+ * roots are apart.  zk, when given, gathers the node's zkVM cycles. */
+static UInt node_costs(LocationSet* s, SuperblockLocations* sl,
+                       const Nodes* nd, UInt node, NodeCosts* nc, StZk* zk)
+{
+   UInt id, tid = 0;
+   prefetch_node_contexts(nd, node);
+   nc->touched.used = 0;
+   nc->node = node;
+   nc->line_samples = 0;
+   for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
+      Context* c = cp_context_by_id(id);
+      tid = cp_context_tid(c);
+      add_context_costs(s, c, sl, nd, OwnCode, nc);
+      if (zk) cp_st_zk_add(zk, s, sl, c);
+   }
+   for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
+      Context* c = cp_context_by_id(id);
+      tid = cp_context_tid(c);
+      add_context_costs(s, c, sl, nd, ForeignCode, nc);
+   }
+   return tid;
+}
+
+/* Whether a line-level dump would have more than limit samples, found as
+ * write_samples finds them and stopping past the limit: when it would,
+ * pprof gets the profile per function anyway, so the dump is written per
+ * function and the helper reads it as it is written, on the other core
+ * (a program with many region sets: far more line-level samples than
+ * nodes certain to get one). */
+static Bool line_samples_exceed(LocationSet* s, SuperblockLocations* sl,
+                                const Nodes* nd, ULong limit)
+{
+   NodeCosts nc = { 0 };
+   ULong seen = 0;
+   UInt node, i;
+   nc.cost = cp_heap_calloc("cp.stacks.nodecosts", s->n_locations + 1,
+                            sizeof(ULong));
+   for (node = 1; node <= nd->n_nodes && seen <= limit; node++) {
+      node_costs(s, sl, nd, node, &nc, NULL);
+      /* Each location enters touched once per node: its cost is never 0
+       * once it is there. */
+      seen += nc.touched.used;
+      for (i = 0; i < nc.touched.used; i++)
+         nc.cost[nc.touched.items[i].addr] = 0;
+   }
+   cp_addrcostlist_free(&nc.touched);
+   cp_heap_free(nc.cost);
+   cp_heap_free(nc.ran.items);
+   cp_heap_free(nc.bases.items);
+   return seen > limit;
+}
+
 /* Costs are summed per location in an array, not by sorting every
  * (location, cost) pair: only the node's distinct locations are sorted.
  * With class_of, samples are per function (sum_per_function);
@@ -701,7 +793,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
 {
    NodeCosts nc = { 0 };
    ClassSuperblocks classes;
-   UInt node, id, i;
+   UInt node, i;
    ULong samples = 0;
    ULong* class_cost = NULL;
    nc.cost = cp_heap_calloc("cp.stacks.nodecosts", s->n_locations + 1,
@@ -716,23 +808,7 @@ static ULong write_samples(OutFile* out, LocationSet* s,
    }
    *line_samples = 0;
    for (node = 1; node <= nd->n_nodes && !cp_outfile_failed(out); node++) {
-      UInt tid = 0;
-      prefetch_node_contexts(nd, node);
-      nc.touched.used = 0;
-      nc.node = node;
-      nc.line_samples = 0;
-      for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
-         Context* c = cp_context_by_id(id);
-         /* A node never spans threads: roots are apart. */
-         tid = cp_context_tid(c);
-         add_context_costs(s, c, sl, nd, OwnCode, &nc);
-         cp_st_zk_add(zk, s, sl, c);
-      }
-      for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
-         Context* c = cp_context_by_id(id);
-         tid = cp_context_tid(c);
-         add_context_costs(s, c, sl, nd, ForeignCode, &nc);
-      }
+      UInt tid = node_costs(s, sl, nd, node, &nc, zk);
       cp_sort_and_merge(&nc.touched);
       *line_samples += nc.classes ? nc.line_samples : nc.touched.used;
       if (class_of) sum_per_function(&nc, class_of, class_cost);
@@ -805,6 +881,7 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    ULong cpu[5];
    cpu[0] = VG_(clo_stats) ? cpu_ms() : 0;
    if (!out) return False;
+   VG_(memset)(&nd, 0, sizeof nd);
    cp_outfile_set_limits(out, max_bytes, deadline_ms);
    cp_locset_init(&s, cp_opts.pprof_by_line);
    cp_st_locate(&s, &sl, runs);
@@ -822,6 +899,15 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    cp_locset_forget_addresses(&s);
    t1 = VG_(read_millisecond_timer)();
    cpu[2] = VG_(clo_stats) ? cpu_ms() : 0;
+   build_nodes(&s, &sl, &nd, &zk);
+   /* pprof would get them at function granularity anyway: no need to
+    * write and read each line's (docs/pprof.md#huge-profiles). */
+   if (cp_pprof_max_samples() > 0
+       && (nd.sure_samples > (UInt)cp_pprof_max_samples()
+           || line_samples_exceed(&s, &sl, &nd, cp_pprof_max_samples())))
+      class_of = cp_locset_function_classes(&s);
+   /* Then the helper reads the dump as it is written, on another core. */
+   if (class_of) follow(cp_outfile_writing_path(out), opaque);
 
    cp_outfile_puts(out, "cycprof-stacks\t1\ncmd");
    put_field(out, cmd);
@@ -837,18 +923,8 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    write_locations(out, &s);
    cp_st_zk_write_locations(out, &zk, &s);
    write_regions(out);
-   write_nodes(out, &s, &sl, &nd, &zk);
+   write_nodes(out, &nd);
    cpu[3] = VG_(clo_stats) ? cpu_ms() : 0;
-   /* pprof would get them at function granularity anyway: no need to
-    * write and read each line's (docs/pprof.md#huge-profiles). */
-   if (cp_pprof_max_samples() > 0
-       && nd.sure_samples > (UInt)cp_pprof_max_samples()) {
-      class_of = cp_locset_function_classes(&s);
-      /* The helper reads the rest as it is written, on another core. */
-      cp_outfile_flush(out);
-      if (!cp_outfile_failed(out))
-         follow(cp_outfile_writing_path(out), opaque);
-   }
    samples = write_samples(out, &s, &sl, &nd, class_of, &line_samples,
                            &zk);
    if (class_of)
@@ -870,6 +946,8 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
                    cpu[4] - cpu[3]);
    }
 
+   cp_heap_free(nd.record_parent);
+   cp_heap_free(nd.record_loc);
    cp_heap_free(nd.foreign);
    cp_heap_free(nd.first_ctx);
    cp_heap_free(nd.next_ctx);
