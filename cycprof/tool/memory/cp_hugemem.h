@@ -4,8 +4,8 @@
  * counter arrays spread over hundreds of MB on a compiler (cc1plus: 4 M
  * contexts), and the run reads them at random.  With 4 KiB pages nearly
  * every such read also misses the TLB, and under a hypervisor the page
- * walk costs as much as the read.  So once the tables hold 8 MiB, far
- * past any program's start-up, their memory is made of 2 MiB pages with
+ * walk costs as much as the read.  So once the tables hold 64 MiB and the
+ * run has lasted 2 s, their memory is made of 2 MiB pages with
  * madvise(MADV_COLLAPSE) as it is carved (Linux 6.1 and later; the
  * setting "never" in /sys/kernel/mm/transparent_hugepage/enabled refuses
  * it).  Where the kernel refuses, the memory is the same memory on small
