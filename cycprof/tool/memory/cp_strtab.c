@@ -6,19 +6,27 @@
 #include "cp_heap.h"
 #include "cp_strtab.h"
 
+/* A slot keeps its string's hash beside the id: a probe compares the
+ * string only on equal hashes (100,000 region names: most probes read
+ * no string), and growing hashes no string again. */
+typedef struct {
+   UInt id;      /* 0 = empty */
+   UInt hash;
+} Slot;
+
 struct StrTab {
    HChar** strings;    /* [1 .. count] */
    UInt    count;
    UInt    capacity;
-   UInt*   slots;      /* open addressing over ids, 0 = empty */
+   Slot*   slots;      /* open addressing over ids */
    UInt    n_slots;
 };
 
-static UWord hash_string(const HChar* s)
+static UInt hash_string(const HChar* s)
 {
    UWord h = 1469598103934665603ULL;
    for (; *s; s++) h = (h ^ (UChar)*s) * 1099511628211ULL;
-   return h;
+   return (UInt)(h ^ (h >> 32));
 }
 
 StrTab* cp_strtab_new(void)
@@ -27,38 +35,47 @@ StrTab* cp_strtab_new(void)
    t->capacity = 256;
    t->strings = cp_heap_malloc("cp.strtab.strings", t->capacity * sizeof(HChar*));
    t->n_slots = 512;
-   t->slots = cp_heap_calloc("cp.strtab.slots", t->n_slots, sizeof(UInt));
+   t->slots = cp_heap_calloc("cp.strtab.slots", t->n_slots, sizeof(Slot));
    return t;
 }
 
-static UInt* slot_for(const StrTab* t, const HChar* s)
+static Slot* slot_for(const StrTab* t, const HChar* s, UInt hash)
 {
-   UWord i = hash_string(s) & (t->n_slots - 1);
-   while (t->slots[i] && VG_(strcmp)(t->strings[t->slots[i]], s) != 0)
+   UInt i = hash & (t->n_slots - 1);
+   while (t->slots[i].id
+          && (t->slots[i].hash != hash
+              || VG_(strcmp)(t->strings[t->slots[i].id], s) != 0))
       i = (i + 1) & (t->n_slots - 1);
    return &t->slots[i];
 }
 
 static void rehash(StrTab* t)
 {
-   UInt id;
-   cp_heap_free(t->slots);
+   Slot* old = t->slots;
+   UInt i, n_old = t->n_slots;
    t->n_slots *= 2;
-   t->slots = cp_heap_calloc("cp.strtab.slots", t->n_slots, sizeof(UInt));
-   for (id = 1; id <= t->count; id++)
-      *slot_for(t, t->strings[id]) = id;
+   t->slots = cp_heap_calloc("cp.strtab.slots", t->n_slots, sizeof(Slot));
+   for (i = 0; i < n_old; i++) {
+      UInt j = old[i].hash & (t->n_slots - 1);
+      if (!old[i].id) continue;
+      while (t->slots[j].id) j = (j + 1) & (t->n_slots - 1);
+      t->slots[j] = old[i];
+   }
+   cp_heap_free(old);
 }
 
 UInt cp_strtab_intern(StrTab* t, const HChar* s)
 {
-   UInt* slot = slot_for(t, s);
-   if (*slot) return *slot;
+   UInt hash = hash_string(s);
+   Slot* slot = slot_for(t, s, hash);
+   if (slot->id) return slot->id;
    /* Ids start at 1: string id is at index id. */
    t->strings = cp_room_for_one("cp.strtab.strings", t->strings,
                                 t->count + 1, &t->capacity, sizeof(HChar*),
                                 256);
    t->strings[++t->count] = cp_heap_strdup("cp.strtab.s", s);
-   *slot = t->count;
+   slot->id = t->count;
+   slot->hash = hash;
    if (2 * t->count > t->n_slots) rehash(t);
    return t->count;
 }
