@@ -124,6 +124,31 @@ static void put(const Context* c, UWord hash)
    }
 }
 
+/* The entries of the old buckets into the new ones.  Each key is read
+ * from its context and each lands in a bucket anywhere: both wait on
+ * memory, so the contexts of the buckets a few ahead and the new buckets
+ * of the next one are asked for early, and the waits overlap (a table
+ * that grows to 600,000 entries moves about as many again). */
+#define MOVE_AHEAD 4
+static void move_entries(const Bucket* old, UWord old_n)
+{
+   UWord b;
+   UInt k;
+   for (b = 0; b < old_n; b++) {
+      if (b + MOVE_AHEAD < old_n)
+         for (k = 0; k < BUCKET_SLOTS && old[b + MOVE_AHEAD].id[k]; k++)
+            __builtin_prefetch(cp_context_at(old[b + MOVE_AHEAD].id[k]));
+      if (b + 1 < old_n)
+         for (k = 0; k < BUCKET_SLOTS && old[b + 1].id[k]; k++)
+            __builtin_prefetch(&buckets[key_hash(cp_context_at(old[b + 1].id[k]))
+                                        & bucket_mask]);
+      for (k = 0; k < BUCKET_SLOTS && old[b].id[k]; k++) {
+         const Context* moved = cp_context_at(old[b].id[k]);
+         put(moved, key_hash(moved));
+      }
+   }
+}
+
 /* At most 3/4 full: with 12 slots to a bucket, probes rarely leave the
  * first one. */
 void cp_children_add(const Context* c)
@@ -131,14 +156,9 @@ void cp_children_add(const Context* c)
    UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS, hash = key_hash(c);
    if (4 * (n_entries + 1) > 3 * capacity) {
       Bucket* old = buckets;
-      UWord b, old_n = bucket_mask + 1;
-      UInt k;
+      UWord old_n = bucket_mask + 1;
       make_buckets(2 * old_n);
-      for (b = 0; b < old_n; b++)
-         for (k = 0; k < BUCKET_SLOTS && old[b].id[k]; k++) {
-            const Context* moved = cp_context_at(old[b].id[k]);
-            put(moved, key_hash(moved));
-         }
+      move_entries(old, old_n);
       cp_hugemem_table_free(old);
    }
    put(c, hash);
