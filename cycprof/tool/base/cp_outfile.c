@@ -341,11 +341,6 @@ void cp_outfile_put_u64(OutFile* f, ULong n, HChar after)
    put_bytes(f, digits + i, sizeof digits - i);
 }
 
-void cp_outfile_flush(OutFile* f)
-{
-   flush(f);
-}
-
 const HChar* cp_outfile_writing_path(const OutFile* f)
 {
    return f->in_place ? f->path : f->tmp_path;

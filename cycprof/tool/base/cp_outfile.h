@@ -46,9 +46,6 @@ void     cp_outfile_printf(OutFile* f, const HChar* format, ...)
 void     cp_outfile_puts(OutFile* f, const HChar* s);
 /* n in decimal, then the character after (a separator). */
 void     cp_outfile_put_u64(OutFile* f, ULong n, HChar after);
-/* Writes out what is buffered, so that a reader of the file being
- * written (cp_outfile_writing_path) sees every whole record so far. */
-void     cp_outfile_flush(OutFile* f);
 /* The file written until commit: the temporary one, or the target. */
 const HChar* cp_outfile_writing_path(const OutFile* f);
 /* Flushes, closes and renames; False (and no file at path, unless it is
