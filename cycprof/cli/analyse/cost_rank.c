@@ -1,7 +1,7 @@
 /* See cost_rank.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "cost_rank.h"
-#include "cmdutil.h"
+#include "analyse/cost_rank.h"
+#include "util/cmdutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>

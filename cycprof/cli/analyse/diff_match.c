@@ -1,7 +1,7 @@
 /* See diff_match.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "diff_match.h"
-#include "cmdutil.h"
+#include "analyse/diff_match.h"
+#include "util/cmdutil.h"
 
 #include <ctype.h>
 #include <math.h>

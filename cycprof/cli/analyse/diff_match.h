@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cost_rank.h"
-#include "name_subst.h"
-#include "source_root.h"
+#include "analyse/cost_rank.h"
+#include "analyse/name_subst.h"
+#include "analyse/source_root.h"
 
 typedef struct change {
     const rank_row_t *base_row, *new_row;  /* NULL where the row is absent */

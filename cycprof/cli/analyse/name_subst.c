@@ -1,7 +1,7 @@
 /* See name_subst.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "name_subst.h"
-#include "cmdutil.h"
+#include "analyse/name_subst.h"
+#include "util/cmdutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* See region_diff.h. */
-#include "region_diff.h"
-#include "cmdutil.h"
-#include "diff_match.h"
+#include "analyse/region_diff.h"
+#include "util/cmdutil.h"
+#include "analyse/diff_match.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "region_table.h"
+#include "read/region_table.h"
 
 typedef struct region_change {
     const char *name;            /* owned by the tables */

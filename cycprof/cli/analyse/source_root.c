@@ -1,7 +1,7 @@
 /* See source_root.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "source_root.h"
-#include "cmdutil.h"
+#include "analyse/source_root.h"
+#include "util/cmdutil.h"
 
 #include <stdlib.h>
 #include <string.h>

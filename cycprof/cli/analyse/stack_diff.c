@@ -3,10 +3,10 @@
  * keys as it keys functions; a stack's identity is then the sequence of
  * its frames' keys, and the two sides are merged by sorting on it. */
 #define _POSIX_C_SOURCE 200809L
-#include "stack_diff.h"
-#include "event_names.h"
-#include "cmdutil.h"
-#include "stack_input.h"
+#include "analyse/stack_diff.h"
+#include "model/event_names.h"
+#include "util/cmdutil.h"
+#include "read/stack_input.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diff_match.h"
-#include "intern.h"
-#include "stack_profile.h"
+#include "analyse/diff_match.h"
+#include "model/intern.h"
+#include "model/stack_profile.h"
 
 typedef struct sd_stack {
     size_t off;          /* first frame in stack_diff.frames */

@@ -1,6 +1,6 @@
 /* stack_merge: see stack_merge.h. An open-addressing hash table over
  * (thread, region set, stack); the stacks themselves live in one growing pool. */
-#include "stack_merge.h"
+#include "analyse/stack_merge.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,12 +2,12 @@
  * Profiler profile (processed format, firefox_profile.h), for
  * profiler.firefox.com and `samply load`. */
 #define _POSIX_C_SOURCE 200809L
-#include "commands.h"
-#include "cmdutil.h"
-#include "firefox_profile.h"
-#include "gzip_stream.h"
-#include "stack_cmd.h"
-#include "stack_input.h"
+#include "commands/commands.h"
+#include "util/cmdutil.h"
+#include "read/firefox_profile.h"
+#include "write/gzip_stream.h"
+#include "commands/stack_cmd.h"
+#include "read/stack_input.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -15,15 +15,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "elf_buildid.h"
-#include "gzip_stream.h"
-#include "out_file.h"
-#include "inline_renamer.h"
-#include "pprof_coarsen.h"
-#include "pprof_writer.h"
-#include "stack_merge.h"
-#include "stacks_reader.h"
+#include "commands/commands.h"
+#include "read/elf_buildid.h"
+#include "write/gzip_stream.h"
+#include "util/out_file.h"
+#include "write/inline_renamer.h"
+#include "write/pprof_coarsen.h"
+#include "write/pprof_writer.h"
+#include "analyse/stack_merge.h"
+#include "read/stacks_reader.h"
 
 /* zlib level 1: profiles are mostly small varints that compress well even
  * at the fastest level, and conversion time is paid at every tool exit. */

@@ -4,7 +4,7 @@
 
 /* Each returns the process exit status: 0 success, 1 failure, 2 bad usage. */
 #define CYCPROF_COMMAND(name, summary) int cmd_##name(int argc, char **argv);
-#include "commands.def"
+#include "commands/commands.def"
 #undef CYCPROF_COMMAND
 
 /* True if argv[1..] asks for help (-h or --help before any "--"): a helper

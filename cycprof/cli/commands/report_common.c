@@ -1,9 +1,9 @@
 /* See report_common.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "report_common.h"
-#include "cmdutil.h"
-#include "pprof_costs.h"
-#include "profile_kind.h"
+#include "commands/report_common.h"
+#include "util/cmdutil.h"
+#include "read/pprof_costs.h"
+#include "read/profile_kind.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* See event_names.h. */
-#include "event_names.h"
+#include "model/event_names.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* See intern.h. FNV-1a with linear probing: simple and fast enough for the
  * few hundred thousand names a large profile has. */
-#include "intern.h"
-#include "cmdutil.h"
+#include "model/intern.h"
+#include "util/cmdutil.h"
 
 #include <stdlib.h>
 #include <string.h>

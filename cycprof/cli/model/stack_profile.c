@@ -1,6 +1,6 @@
 /* See stack_profile.h. */
-#include "stack_profile.h"
-#include "cmdutil.h"
+#include "model/stack_profile.h"
+#include "util/cmdutil.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "intern.h"
+#include "model/intern.h"
 
 typedef struct sp_stack {
     size_t off;        /* first frame in stack_profile.frames */

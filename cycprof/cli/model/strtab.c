@@ -1,7 +1,7 @@
 /* strtab: see strtab.h. Open addressing over a power-of-two table of
  * indices; string bytes live in large arena blocks so that a profile with
  * many distinct names costs one allocation per block, not per string. */
-#include "strtab.h"
+#include "model/strtab.h"
 
 #include <stdlib.h>
 #include <string.h>

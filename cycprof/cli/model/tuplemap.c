@@ -1,6 +1,6 @@
 /* See tuplemap.h. */
-#include "tuplemap.h"
-#include "cmdutil.h"
+#include "model/tuplemap.h"
+#include "util/cmdutil.h"
 
 #include <stdint.h>
 #include <stdlib.h>

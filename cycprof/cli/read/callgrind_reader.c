@@ -2,9 +2,9 @@
  * does not understand is an error with the file name and line number, never
  * a guess, because a silently misread profile gives wrong exact counts. */
 #define _POSIX_C_SOURCE 200809L
-#include "callgrind_reader.h"
-#include "event_names.h"
-#include "cmdutil.h"
+#include "read/callgrind_reader.h"
+#include "model/event_names.h"
+#include "util/cmdutil.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "intern.h"
-#include "tuplemap.h"
+#include "model/intern.h"
+#include "model/tuplemap.h"
 
 #define CG_MAX_EVENTS 64
 #define CG_NONE UINT32_MAX

@@ -1,7 +1,7 @@
 /* elf_buildid: see elf_buildid.h. Every offset and size read from the file
  * is checked before use: the path comes from the dump and may name anything. */
 #define _POSIX_C_SOURCE 200809L
-#include "elf_buildid.h"
+#include "read/elf_buildid.h"
 
 #include <fcntl.h>
 #include <stdint.h>

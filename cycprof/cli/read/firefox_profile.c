@@ -2,10 +2,10 @@
  * index the file holds is checked before it is used, as in pprof_reader.c
  * (protobuf-c only checks the wire format). */
 #define _POSIX_C_SOURCE 200809L
-#include "firefox_profile.h"
-#include "cmdutil.h"
-#include "pprof_index.h"
-#include "pprof_reader.h"
+#include "read/firefox_profile.h"
+#include "util/cmdutil.h"
+#include "read/pprof_index.h"
+#include "read/pprof_reader.h"
 #include "profile.pb-c.h"
 
 #include <inttypes.h>

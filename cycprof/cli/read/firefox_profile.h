@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "intern.h"
-#include "tuplemap.h"
+#include "model/intern.h"
+#include "model/tuplemap.h"
 
 #define FF_PROFILE_VERSION 66
 

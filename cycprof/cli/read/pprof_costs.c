@@ -2,10 +2,10 @@
  * (string indices, location, function and mapping ids), since protobuf-c
  * only checks the wire format. */
 #define _POSIX_C_SOURCE 200809L
-#include "pprof_costs.h"
-#include "cmdutil.h"
-#include "pprof_reader.h"
-#include "pprof_index.h"
+#include "read/pprof_costs.h"
+#include "util/cmdutil.h"
+#include "read/pprof_reader.h"
+#include "read/pprof_index.h"
 #include "profile.pb-c.h"
 
 #include <inttypes.h>

@@ -30,7 +30,7 @@
 
 #include <stddef.h>
 
-#include "callgrind_reader.h"
+#include "read/callgrind_reader.h"
 
 /* Add the profile in path to p (merged by name with what p holds). Returns
  * 0, or -1 with "PATH: what went wrong" in err. */

@@ -1,6 +1,6 @@
 /* See pprof_index.h. */
-#include "pprof_index.h"
-#include "cmdutil.h"
+#include "read/pprof_index.h"
+#include "util/cmdutil.h"
 #include "profile.pb-c.h"
 
 #include <inttypes.h>

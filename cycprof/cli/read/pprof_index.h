@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tuplemap.h"
+#include "model/tuplemap.h"
 
 struct Perftools__Profiles__Profile;
 

@@ -2,10 +2,10 @@
  * used (indices into the string table, location and function ids), since
  * protobuf-c only checks the wire format. */
 #define _POSIX_C_SOURCE 200809L
-#include "pprof_reader.h"
-#include "cmdutil.h"
-#include "event_names.h"
-#include "pprof_index.h"
+#include "read/pprof_reader.h"
+#include "util/cmdutil.h"
+#include "model/event_names.h"
+#include "read/pprof_index.h"
 #include "profile.pb-c.h"
 
 #include <errno.h>

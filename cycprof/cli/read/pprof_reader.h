@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "stack_profile.h"
+#include "model/stack_profile.h"
 
 /* Upper bound on the decompressed size, so that a corrupt or hostile file
  * cannot make us allocate without limit. */

@@ -1,7 +1,7 @@
 /* See profile_kind.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "profile_kind.h"
-#include "cmdutil.h"
+#include "read/profile_kind.h"
+#include "util/cmdutil.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* region_table: the '# cycprof-region' lines of a callgrind-format file:
  *    # cycprof-region<TAB>calls<TAB>inclusive<TAB>self<TAB>name */
 #define _POSIX_C_SOURCE 200809L
-#include "region_table.h"
-#include "cmdutil.h"
+#include "read/region_table.h"
+#include "util/cmdutil.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdutil.h"
-#include "rust_inline_names.h"
+#include "util/cmdutil.h"
+#include "read/rust_inline_names.h"
 
 #ifdef HAVE_DWARF_NAMES
 #include <dwarf.h>

@@ -1,9 +1,9 @@
 /* See stack_input.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "stack_input.h"
-#include "cmdutil.h"
-#include "pprof_reader.h"
-#include "profile_kind.h"
+#include "read/stack_input.h"
+#include "util/cmdutil.h"
+#include "read/pprof_reader.h"
+#include "read/profile_kind.h"
 
 #include <errno.h>
 #include <stdio.h>

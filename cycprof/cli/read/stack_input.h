@@ -5,7 +5,7 @@
 #ifndef CYCPROF_STACK_INPUT_H
 #define CYCPROF_STACK_INPUT_H
 
-#include "stack_profile.h"
+#include "model/stack_profile.h"
 
 /* Load the stacks of file (NULL: the newest cycprof.out.* here) into sp.
  * Prints one "cycprof CMD: ..." line and returns -1 on failure. */

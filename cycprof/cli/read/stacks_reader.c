@@ -5,7 +5,7 @@
  * checkable with a counter per kind, so maps, functions and locations need no
  * table here at all. Only nodes are stored (16 bytes each), to walk stacks. */
 #define _POSIX_C_SOURCE 200809L
-#include "stacks_reader.h"
+#include "read/stacks_reader.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdutil.h"
-#include "line_reader.h"
+#include "util/cmdutil.h"
+#include "util/line_reader.h"
 
 #define MAX_FIELDS 8
 

@@ -1,6 +1,6 @@
 /* See cmdutil.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "cmdutil.h"
+#include "util/cmdutil.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* line_reader: see line_reader.h. The buffer holds [start, end) unread bytes;
  * it is refilled by moving the partial line to the front and reading more,
  * and doubled when one line does not fit. */
-#include "line_reader.h"
+#include "util/line_reader.h"
 
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

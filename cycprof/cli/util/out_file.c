@@ -1,6 +1,6 @@
 /* out_file: see out_file.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "out_file.h"
+#include "util/out_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
 /* See diff_json.h. */
-#include "diff_json.h"
-#include "json_out.h"
-#include "report_json.h"
+#include "write/diff_json.h"
+#include "write/json_out.h"
+#include "write/report_json.h"
 
-#include "cmdutil.h"
+#include "util/cmdutil.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "diff_match.h"
-#include "region_diff.h"
+#include "analyse/diff_match.h"
+#include "analyse/region_diff.h"
 
 typedef struct diff_result {
     const char *files[2], *cmds[2];

@@ -2,9 +2,9 @@
  * (firefox-devtools/profiler, src/types/profile.ts at version 66; the field
  * set of samply's fxprof-processed-profile). */
 #define _POSIX_C_SOURCE 200809L
-#include "firefox_profile.h"
-#include "cmdutil.h"
-#include "json_out.h"
+#include "read/firefox_profile.h"
+#include "util/cmdutil.h"
+#include "write/json_out.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,9 +2,9 @@
  * flamegraph_svg.c over the stacks sorted by name, with every stack of
  * both sides in the walk (a stack the view's side lacks is zero wide), so
  * each box sums BASE's and NEW's counts of all the stacks through it. */
-#include "flamegraph_diff.h"
-#include "cmdutil.h"
-#include "diff_match.h"
+#include "write/flamegraph_diff.h"
+#include "util/cmdutil.h"
+#include "analyse/diff_match.h"
 
 #include <stdint.h>
 #include <stdlib.h>

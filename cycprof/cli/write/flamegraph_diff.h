@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-#include "flamegraph_svg.h"
-#include "stack_diff.h"
+#include "write/flamegraph_svg.h"
+#include "analyse/stack_diff.h"
 
 /* Returns -1 on write error. */
 int fg_write_diff_svg(FILE *f, const stack_diff_t *d, const fg_opts_t *o);

@@ -3,9 +3,9 @@
  * where a stack starts to differ from the previous one and closes where
  * the next one stops sharing it, so each node of the call tree becomes one
  * rectangle spanning [start, end) in counts. */
-#include "flamegraph_svg.h"
-#include "cmdutil.h"
-#include "flamegraph_js.h"
+#include "write/flamegraph_svg.h"
+#include "util/cmdutil.h"
+#include "write/flamegraph_js.h"
 
 #include <stdint.h>
 #include <stdlib.h>

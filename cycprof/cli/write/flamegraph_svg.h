@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stack_profile.h"
+#include "model/stack_profile.h"
 
 typedef struct fg_opts {
     const char *title;   /* heading; NULL: "Flame Graph" */

@@ -1,5 +1,5 @@
 /* gzip_stream: see gzip_stream.h. */
-#include "gzip_stream.h"
+#include "write/gzip_stream.h"
 
 #include <errno.h>
 #include <stdlib.h>

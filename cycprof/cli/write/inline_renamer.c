@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdutil.h"
-#include "inline_renamer.h"
-#include "intern.h"
-#include "rust_inline_names.h"
+#include "util/cmdutil.h"
+#include "write/inline_renamer.h"
+#include "model/intern.h"
+#include "read/rust_inline_names.h"
 
 struct inline_renamer {
     struct inline_namer *namer;

@@ -11,8 +11,8 @@
 
 #include <stdint.h>
 
-#include "pprof_writer.h"
-#include "stacks_reader.h"
+#include "write/pprof_writer.h"
+#include "read/stacks_reader.h"
 
 struct inline_renamer;
 

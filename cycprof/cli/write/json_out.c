@@ -1,5 +1,5 @@
 /* See json_out.h. */
-#include "json_out.h"
+#include "write/json_out.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* See pprof_coarsen.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "pprof_coarsen.h"
-#include "elf_buildid.h"
-#include "inline_renamer.h"
-#include "cmdutil.h"
-#include "tuplemap.h"
+#include "write/pprof_coarsen.h"
+#include "read/elf_buildid.h"
+#include "write/inline_renamer.h"
+#include "util/cmdutil.h"
+#include "model/tuplemap.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,8 +17,8 @@
 
 #include <stdint.h>
 
-#include "pprof_writer.h"
-#include "stacks_reader.h"
+#include "write/pprof_writer.h"
+#include "read/stacks_reader.h"
 
 struct pc_result {
     uint64_t samples_in;      /* line-level samples of the dump */

@@ -1,15 +1,15 @@
 /* pprof_writer: see pprof_writer.h. Each message is packed with protobuf-c
  * into one reusable buffer and written as a Profile field record:
  * tag (field number << 3 | 2), varint length, bytes. */
-#include "pprof_writer.h"
+#include "write/pprof_writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdutil.h"
+#include "util/cmdutil.h"
 #include "profile.pb-c.h"
-#include "strtab.h"
+#include "model/strtab.h"
 
 /* Profile field numbers (cycprof/proto/profile.proto). */
 enum { F_SAMPLE = 2, F_MAPPING = 3, F_LOCATION = 4, F_FUNCTION = 5,

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gzip_stream.h"
+#include "write/gzip_stream.h"
 
 struct pprof_writer;
 

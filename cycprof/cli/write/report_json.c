@@ -1,5 +1,5 @@
 /* See report_json.h. */
-#include "report_json.h"
+#include "write/report_json.h"
 
 #include <string.h>
 

@@ -3,10 +3,10 @@
 #ifndef CYCPROF_REPORT_JSON_H
 #define CYCPROF_REPORT_JSON_H
 
-#include "callgrind_reader.h"
-#include "cost_rank.h"
-#include "json_out.h"
-#include "stack_profile.h"
+#include "read/callgrind_reader.h"
+#include "analyse/cost_rank.h"
+#include "write/json_out.h"
+#include "model/stack_profile.h"
 
 /* The members naming a row: label, file, function, line, functions,
  * object (those that apply to its --by). */
