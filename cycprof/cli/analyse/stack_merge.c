@@ -1,6 +1,8 @@
 /* stack_merge: see stack_merge.h. An open-addressing hash table over
  * (thread, region set, stack); the stacks themselves live in one growing pool. */
 #include "analyse/stack_merge.h"
+#include "model/hash_index.h"
+#include "util/cmdutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +20,13 @@ struct stack_merge {
     size_t nentries, entries_cap;
     uint64_t *pool;
     size_t pool_len, pool_cap;
-    uint32_t *slots;             /* entry index + 1, 0: free */
-    size_t nslots;               /* a power of two, at least 2 * nentries */
+    hash_index_t index;          /* entries by (thread, region set, stack) */
 };
 
 struct stack_merge *sm_new(size_t max_bytes)
 {
-    struct stack_merge *m = calloc(1, sizeof *m);
-    if (!m)
-        return NULL;
+    struct stack_merge *m = cu_calloc(1, sizeof *m);
     m->max_bytes = max_bytes;
-    m->nslots = 1024;
-    m->slots = calloc(m->nslots, sizeof *m->slots);
-    if (!m->slots) {
-        free(m);
-        return NULL;
-    }
     return m;
 }
 
@@ -43,7 +36,7 @@ void sm_free(struct stack_merge *m)
         return;
     free(m->entries);
     free(m->pool);
-    free(m->slots);
+    hx_free(&m->index);
     free(m);
 }
 
@@ -59,73 +52,31 @@ static uint64_t hash_of(const uint64_t *locs, size_t n, int64_t thread,
     return h;
 }
 
-static uint32_t *slot_of(struct stack_merge *m, uint64_t hash,
-                         const uint64_t *locs, size_t n, int64_t thread,
-                         uint64_t region)
+static uint64_t entry_hash(const void *ctx, size_t i)
 {
-    size_t mask = m->nslots - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        uint32_t s = m->slots[i];
-        if (s == 0)
-            return &m->slots[i];
-        const struct entry *e = &m->entries[s - 1];
-        if (e->hash == hash && e->n == n && e->thread == thread &&
-            e->region == region &&
-            memcmp(m->pool + e->off, locs, n * sizeof *locs) == 0)
-            return &m->slots[i];
-    }
-}
-
-static int grow_slots(struct stack_merge *m)
-{
-    size_t n = m->nslots * 2;
-    uint32_t *s = calloc(n, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t k = 0; k < m->nentries; k++) {
-        size_t i = m->entries[k].hash & (n - 1);
-        while (s[i])
-            i = (i + 1) & (n - 1);
-        s[i] = (uint32_t)(k + 1);
-    }
-    free(m->slots);
-    m->slots = s;
-    m->nslots = n;
-    return 0;
-}
-
-static int reserve(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 256;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
+    return ((const struct stack_merge *)ctx)->entries[i].hash;
 }
 
 int sm_add(struct stack_merge *m, const uint64_t *locs, size_t n,
            int64_t count, int64_t thread, uint64_t region)
 {
     uint64_t h = hash_of(locs, n, thread, region);
-    uint32_t *slot = slot_of(m, h, locs, n, thread, region);
-    if (*slot) {
-        m->entries[*slot - 1].count += count;
-        return 1;
+    hx_reserve(&m->index, m->nentries + 1, 1024, entry_hash, m);
+    size_t i;
+    for (i = hx_home(&m->index, h); m->index.slot[i]; i = hx_next(&m->index, i)) {
+        struct entry *e = &m->entries[m->index.slot[i] - 1];
+        if (e->hash == h && e->n == n && e->thread == thread && e->region == region &&
+            memcmp(m->pool + e->off, locs, n * sizeof *locs) == 0) {
+            e->count += count;
+            return 1;
+        }
     }
-    size_t cost = n * sizeof *locs + sizeof(struct entry) + 2 * sizeof *slot;
+    /* Two slots per entry: the table is kept at most half full. */
+    size_t cost = n * sizeof *locs + sizeof(struct entry) + 2 * sizeof(uint32_t);
     if (m->bytes + cost > m->max_bytes || m->nentries >= UINT32_MAX / 2)
         return 0;
-    if (reserve((void **)&m->pool, &m->pool_cap, m->pool_len + n,
-                sizeof *m->pool) != 0 ||
-        reserve((void **)&m->entries, &m->entries_cap, m->nentries + 1,
-                sizeof *m->entries) != 0)
-        return -1;
+    cu_grow(&m->pool, &m->pool_cap, m->pool_len + n, sizeof *m->pool);
+    cu_grow(&m->entries, &m->entries_cap, m->nentries + 1, sizeof *m->entries);
     struct entry *e = &m->entries[m->nentries++];
     e->hash = h;
     e->off = m->pool_len;
@@ -136,9 +87,7 @@ int sm_add(struct stack_merge *m, const uint64_t *locs, size_t n,
     memcpy(m->pool + m->pool_len, locs, n * sizeof *locs);
     m->pool_len += n;
     m->bytes += cost;
-    *slot = (uint32_t)m->nentries;
-    if (2 * m->nentries > m->nslots && grow_slots(m) != 0)
-        return -1;
+    m->index.slot[i] = (uint32_t)m->nentries;
     return 1;
 }
 

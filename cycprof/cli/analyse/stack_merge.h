@@ -10,13 +10,13 @@
 
 struct stack_merge;
 
-/* Keeps at most about max_bytes of stacks. NULL when out of memory. */
+/* Keeps at most about max_bytes of stacks. Out of memory exits
+ * (util/README.md). */
 struct stack_merge *sm_new(size_t max_bytes);
 void sm_free(struct stack_merge *m);
 
 /* Adds count to the sample (locs, thread, region set). Returns 1 when kept, 0 when it
- * would pass max_bytes (the caller writes it as it is), -1 when out of
- * memory. */
+ * would pass max_bytes (the caller writes it as it is). */
 int sm_add(struct stack_merge *m, const uint64_t *locs, size_t n,
            int64_t count, int64_t thread, uint64_t region);
 

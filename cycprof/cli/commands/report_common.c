@@ -29,7 +29,7 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
             return -1;
         }
     }
-    cu_escape_strings_for_terminal(p->names.str, p->names.n);
+    intern_escape_for_terminal(&p->names);
     cu_escape_strings_for_terminal(p->events, p->nev);
     cu_escape_strings_for_terminal(&p->cmd, 1);
     return 0;

@@ -1,20 +1,21 @@
-/* See intern.h. FNV-1a with linear probing: simple and fast enough for the
- * few hundred thousand names a large profile has. */
+/* See intern.h. The bytes live in blocks of 1 MiB: a profile's hundreds of
+ * thousands of names cost a few allocations, and malloc maps a block that
+ * large on its own, so a table of ten region names touches one page of it.
+ * No hash is kept per string: lengths and bytes decide, and a growing
+ * table hashes the strings again (cheaper than 8 bytes a string). */
 #include "model/intern.h"
 #include "util/cmdutil.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash(const char *s, size_t len)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
+#define BLOCK_SIZE (1u << 20)
+
+struct intern_block {
+    struct intern_block *next;
+    size_t used, size;
+    char data[];
+};
 
 void intern_init(intern_t *t)
 {
@@ -23,54 +24,81 @@ void intern_init(intern_t *t)
 
 void intern_free(intern_t *t)
 {
-    for (size_t i = 0; i < t->n; i++)
-        free(t->str[i]);
+    while (t->blocks) {
+        struct intern_block *next = t->blocks->next;
+        free(t->blocks);
+        t->blocks = next;
+    }
     free(t->str);
-    free(t->slot);
+    free(t->len);
+    hx_free(&t->index);
     memset(t, 0, sizeof *t);
 }
 
-static void rehash(intern_t *t)
+static char *copy(intern_t *t, const char *s, size_t len)
 {
-    size_t ns = t->nslot ? t->nslot * 2 : 64;
-    uint32_t *slot = cu_calloc(ns, sizeof *slot);
-    for (size_t id = 0; id < t->n; id++) {
-        size_t i = hash(t->str[id], strlen(t->str[id])) & (ns - 1);
-        while (slot[i])
-            i = (i + 1) & (ns - 1);
-        slot[i] = (uint32_t)id + 1;
+    struct intern_block *b = t->blocks;
+    if (!b || b->size - b->used < len + 1) {
+        size_t size = len + 1 > BLOCK_SIZE ? len + 1 : BLOCK_SIZE;
+        b = cu_malloc(sizeof *b + size);
+        b->used = 0;
+        b->size = size;
+        b->next = t->blocks;
+        t->blocks = b;
     }
-    free(t->slot);
-    t->slot = slot;
-    t->nslot = ns;
+    char *p = b->data + b->used;
+    memcpy(p, s, len);
+    p[len] = '\0';
+    b->used += len + 1;
+    return p;
 }
 
-static size_t lookup(const intern_t *t, const char *s, size_t len)
+static uint64_t hash_of(const void *ctx, size_t id)
 {
-    size_t i = hash(s, len) & (t->nslot - 1);
-    while (t->slot[i]) {
-        const char *c = t->str[t->slot[i] - 1];
-        if (strncmp(c, s, len) == 0 && c[len] == 0)
-            break;
-        i = (i + 1) & (t->nslot - 1);
-    }
-    return i;
+    const intern_t *t = ctx;
+    return hx_hash_bytes(t->str[id], t->len[id]);
 }
 
 uint32_t intern_n(intern_t *t, const char *s, size_t len)
 {
-    if ((t->n + 1) * 2 > t->nslot)
-        rehash(t);
-    size_t i = lookup(t, s, len);
-    if (t->slot[i])
-        return t->slot[i] - 1;
-    cu_grow(&t->str, &t->cap, t->n + 1, sizeof *t->str);
-    t->str[t->n] = cu_strndup(s, len);
-    t->slot[i] = (uint32_t)++t->n;
+    if (t->n >= UINT32_MAX - 1 || len > UINT32_MAX)
+        cu_oom();               /* ids and lengths are 32 bits */
+    hx_reserve(&t->index, t->n + 1, 64, hash_of, t);
+    uint64_t h = hx_hash_bytes(s, len);
+    size_t i;
+    for (i = hx_home(&t->index, h); t->index.slot[i]; i = hx_next(&t->index, i)) {
+        uint32_t id = t->index.slot[i] - 1;
+        if (t->len[id] == len && memcmp(t->str[id], s, len) == 0)
+            return id;
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap;
+        cu_grow(&t->str, &cap, t->n + 1, sizeof *t->str);
+        t->len = cu_realloc(t->len, cap * sizeof *t->len);
+        t->cap = cap;
+    }
+    t->str[t->n] = copy(t, s, len);
+    t->len[t->n] = (uint32_t)len;
+    t->index.slot[i] = (uint32_t)++t->n;
     return (uint32_t)(t->n - 1);
 }
 
 uint32_t intern(intern_t *t, const char *s)
 {
     return intern_n(t, s, strlen(s));
+}
+
+void intern_escape_for_terminal(intern_t *t)
+{
+    if (!cu_escaping_for_terminal())
+        return;
+    for (size_t id = 0; id < t->n; id++) {
+        char *e = cu_escaped_for_terminal(t->str[id]);
+        if (!e)
+            continue;
+        size_t len = strlen(e);
+        t->str[id] = copy(t, e, len);
+        t->len[id] = (uint32_t)len;
+        free(e);
+    }
 }

@@ -16,7 +16,7 @@ void sp_free(stack_profile_t *sp)
     intern_free(&sp->names);
     free(sp->frames);
     free(sp->stacks);
-    free(sp->slot);
+    hx_free(&sp->index);
     free(sp->unit);
     free(sp->cmd);
     free(sp->deterministic);
@@ -34,41 +34,26 @@ static uint64_t hash_frames(const uint32_t *f, size_t n)
     return h;
 }
 
-static void rehash(stack_profile_t *sp)
+static uint64_t stack_hash(const void *ctx, size_t i)
 {
-    /* At least twice the next size, so the table is never full (a full
-     * table would make the probe loops below spin forever). */
-    size_t ns = 256;
-    while (ns < (sp->n + 1) * 2 || ns <= sp->nslot)
-        ns *= 2;
-    uint32_t *slot = cu_calloc(ns, sizeof *slot);
-    for (size_t i = 0; i < sp->n; i++) {
-        const sp_stack_t *s = &sp->stacks[i];
-        size_t j = hash_frames(sp->frames + s->off, s->depth) & (ns - 1);
-        while (slot[j])
-            j = (j + 1) & (ns - 1);
-        slot[j] = (uint32_t)i + 1;
-    }
-    free(sp->slot);
-    sp->slot = slot;
-    sp->nslot = ns;
+    const stack_profile_t *sp = ctx;
+    return hash_frames(sp->frames + sp->stacks[i].off, sp->stacks[i].depth);
 }
 
 void sp_add(stack_profile_t *sp, const uint32_t *frames, size_t depth,
             uint64_t count)
 {
-    if ((sp->n + 1) * 2 > sp->nslot)
-        rehash(sp);
-    size_t j = hash_frames(frames, depth) & (sp->nslot - 1);
-    while (sp->slot[j]) {
-        sp_stack_t *s = &sp->stacks[sp->slot[j] - 1];
+    hx_reserve(&sp->index, sp->n + 1, 256, stack_hash, sp);
+    size_t j;
+    for (j = hx_home(&sp->index, hash_frames(frames, depth)); sp->index.slot[j];
+         j = hx_next(&sp->index, j)) {
+        sp_stack_t *s = &sp->stacks[sp->index.slot[j] - 1];
         if (s->depth == depth &&
             memcmp(sp->frames + s->off, frames, depth * sizeof *frames) == 0) {
             s->count += count;
             sp->total += count;
             return;
         }
-        j = (j + 1) & (sp->nslot - 1);
     }
     cu_grow(&sp->frames, &sp->frames_cap, sp->nframes + depth,
             sizeof *sp->frames);
@@ -76,7 +61,7 @@ void sp_add(stack_profile_t *sp, const uint32_t *frames, size_t depth,
     cu_grow(&sp->stacks, &sp->cap, sp->n + 1, sizeof *sp->stacks);
     sp->stacks[sp->n] = (sp_stack_t){sp->nframes, (uint32_t)depth, count};
     sp->nframes += depth;
-    sp->slot[j] = (uint32_t)++sp->n;
+    sp->index.slot[j] = (uint32_t)++sp->n;
     sp->total += count;
 }
 
@@ -110,11 +95,9 @@ static void sort_with(stack_profile_t *sp, int (*cmp)(const void *, const void *
     cmp_sp = sp;
     if (sp->n) /* stacks is NULL when empty, and qsort must not see NULL */
         qsort(sp->stacks, sp->n, sizeof *sp->stacks, cmp);
-    /* The dedup index refers to positions; rebuild it. */
-    free(sp->slot);
-    sp->slot = NULL;
-    sp->nslot = 0;
-    rehash(sp);
+    /* The index refers to positions; place the stacks again. */
+    if (sp->index.nslot)
+        hx_rebuild(&sp->index, sp->n, stack_hash, sp);
 }
 
 void sp_sort_by_name(stack_profile_t *sp)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/hash_index.h"
 #include "model/intern.h"
 
 typedef struct sp_stack {
@@ -21,8 +22,7 @@ typedef struct stack_profile {
     size_t nframes, frames_cap;
     sp_stack_t *stacks;
     size_t n, cap;
-    uint32_t *slot;    /* dedup hash: stack index + 1 */
-    size_t nslot;
+    hash_index_t index;/* identical stacks are one: stack indices */
     uint64_t total;    /* sum of all counts */
     char *unit;        /* sample type, e.g. "instructions/count" */
     char *cmd;         /* the profile's first comment (the command), or NULL */

@@ -70,7 +70,7 @@ int si_load(const char *cmd, const char *file, stack_profile_t *sp)
     free(pf);
     /* Names with their origin are split, then escaped, by their reader. */
     if (!sp->with_origin)
-        cu_escape_strings_for_terminal(sp->names.str, sp->names.n);
+        intern_escape_for_terminal(&sp->names);
     cu_escape_strings_for_terminal(&sp->cmd, 1);
     cu_escape_strings_for_terminal(&sp->unit, 1);
     return 0;

@@ -48,12 +48,22 @@ static char *escape_controls(const char *s)
     return out;
 }
 
+int cu_escaping_for_terminal(void)
+{
+    return cu_output_is_stdout && isatty(STDOUT_FILENO);
+}
+
+char *cu_escaped_for_terminal(const char *s)
+{
+    return s ? escape_controls(s) : NULL;
+}
+
 void cu_escape_strings_for_terminal(char **strs, size_t n)
 {
-    if (!cu_output_is_stdout || !isatty(STDOUT_FILENO))
+    if (!cu_escaping_for_terminal())
         return;
     for (size_t i = 0; i < n; i++) {
-        char *e = strs[i] ? escape_controls(strs[i]) : NULL;
+        char *e = cu_escaped_for_terminal(strs[i]);
         if (e) {
             free(strs[i]);
             strs[i] = e;

@@ -27,6 +27,11 @@ int cu_fail_named(char *err, size_t errlen, const char *name,
  * -o names another output. */
 extern int cu_output_is_stdout;
 void cu_escape_strings_for_terminal(char **strs, size_t n);
+/* The pieces of it, for strings it may not free (intern_escape_for_terminal):
+ * whether output is escaped, and s escaped (malloc'd), or NULL when s has
+ * nothing to escape. */
+int cu_escaping_for_terminal(void);
+char *cu_escaped_for_terminal(const char *s);
 
 /* Allocation that never returns NULL: out of memory is not something a
  * profile reader can recover from, so we report it and exit. */
