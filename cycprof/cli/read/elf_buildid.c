@@ -2,6 +2,7 @@
  * is checked before use: the path comes from the dump and may name anything. */
 #define _POSIX_C_SOURCE 200809L
 #include "read/elf_buildid.h"
+#include "util/cmdutil.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -54,8 +55,8 @@ static size_t scan_notes(const struct elf *e, uint64_t off, uint64_t size,
 {
     if (size == 0 || size > MAX_NOTE_AREA)
         return 0;
-    unsigned char *buf = malloc(size);
-    if (!buf || read_at(e, off, buf, size) != 0) {
+    unsigned char *buf = cu_malloc(size);
+    if (read_at(e, off, buf, size) != 0) {
         free(buf);
         return 0;
     }

@@ -335,12 +335,9 @@ static int read_message(cg_profile_t *p, const char *name,
                  strncmp(text, mode_prefix, sizeof mode_prefix - 1) == 0)
             p->deterministic = cu_strdup(text + sizeof mode_prefix - 1);
         else if (strncmp(text, zk_prefix, sizeof zk_prefix - 1) == 0) {
-            if (cu_try_grow(&p->zk_table, &p->zk_table_cap,
-                            p->zk_table_lines + 1, sizeof *p->zk_table) != 0)
-                rc = cu_fail_named(r.err, r.errlen, name, "out of memory");
-            else
-                p->zk_table[p->zk_table_lines++] =
-                    cu_strdup(text + sizeof zk_prefix - 1);
+            cu_grow(&p->zk_table, &p->zk_table_cap, p->zk_table_lines + 1,
+                    sizeof *p->zk_table);
+            p->zk_table[p->zk_table_lines++] = cu_strdup(text + sizeof zk_prefix - 1);
         }
     }
     for (size_t si = 0; !rc && si < pr->n_sample; si++)

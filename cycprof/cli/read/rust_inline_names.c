@@ -59,7 +59,7 @@ struct inline_namer {
 struct inline_namer *inn_new(void)
 {
     elf_version(EV_CURRENT);
-    return calloc(1, sizeof(struct inline_namer));
+    return cu_calloc(1, sizeof(struct inline_namer));
 }
 
 static void release_names(struct inline_namer *n)
@@ -93,23 +93,19 @@ void inn_free(struct inline_namer *n)
     free(n);
 }
 
-int inn_add_map(struct inline_namer *n, uint64_t id, uint64_t start,
-                uint64_t file_offset, const char *path)
+void inn_add_map(struct inline_namer *n, uint64_t id, uint64_t start,
+                 uint64_t file_offset, const char *path)
 {
     if (id != n->nmaps + 1)
-        return 0;           /* the reader guarantees dense ids */
-    if (cu_try_grow(&n->maps, &n->cap, n->nmaps + 1, sizeof *n->maps) != 0)
-        return -1;
+        return;             /* the reader guarantees dense ids */
+    cu_grow(&n->maps, &n->cap, n->nmaps + 1, sizeof *n->maps);
     struct object *o = &n->maps[n->nmaps];
     memset(o, 0, sizeof *o);
     o->fd = -1;
-    o->path = strdup(path);
-    if (!o->path)
-        return -1;
+    o->path = cu_strdup(path);
     o->start = start;
     o->file_offset = file_offset;
     n->nmaps++;
-    return 0;
 }
 
 static int open_object(struct object *o)
@@ -151,28 +147,25 @@ static int link_address(const struct object *o, uint64_t address,
     return -1;
 }
 
-static int keep(struct inline_namer *n, char *s)
+static void keep(struct inline_namer *n, char *s)
 {
-    if (cu_try_grow(&n->owned, &n->owned_cap, n->nowned + 1,
-                    sizeof *n->owned) != 0)
-        return -1;
+    cu_grow(&n->owned, &n->owned_cap, n->nowned + 1, sizeof *n->owned);
     n->owned[n->nowned++] = s;
-    return 0;
 }
 
 /* Names one inlined subroutine the way its real frame would be named. */
-static int name_inlined(struct inline_namer *n, Dwarf_Die *inl,
-                        const char *short_name, struct inn_name *out)
+static void name_inlined(struct inline_namer *n, Dwarf_Die *inl,
+                         const char *short_name, struct inn_name *out)
 {
     Dwarf_Attribute a;
     Dwarf_Die origin;
     const char *dw_name = dwarf_diename(inl);
     /* The tool's chain and the DWARF must agree frame by frame. */
     if (!dw_name || strcmp(dw_name, short_name) != 0)
-        return 0;
+        return;
     if (!dwarf_attr(inl, DW_AT_abstract_origin, &a) ||
         !dwarf_formref_die(&a, &origin))
-        return 0;
+        return;
     const char *linkage = dwarf_formstring(
         dwarf_attr_integrate(&origin, DW_AT_linkage_name, &a));
     if (!linkage)
@@ -186,51 +179,41 @@ static int name_inlined(struct inline_namer *n, Dwarf_Die *inl,
         linkage = dw_name;
     char *name = cplus_demangle(linkage, DMGL_ANSI | DMGL_PARAMS);
     if (!name)
-        name = strdup(linkage);
-    if (!name)
-        return -1;
-    if (keep(n, name) != 0) {
-        free(name);
-        return -1;
-    }
+        name = cu_strdup(linkage);
+    keep(n, name);
     int line;
     out->name = name;
     out->system_name = linkage;
     out->decl_line = dwarf_decl_line(&origin, &line) == 0 ? line : 0;
-    return 0;
 }
 
-static int add_range(struct unit *u, Dwarf_Addr lo, Dwarf_Addr hi,
-                     Dwarf_Off die)
+static void add_range(struct unit *u, Dwarf_Addr lo, Dwarf_Addr hi,
+                      Dwarf_Off die)
 {
-    if (cu_try_grow(&u->ranges, &u->cap, u->n + 1, sizeof *u->ranges) != 0)
-        return -1;
+    cu_grow(&u->ranges, &u->cap, u->n + 1, sizeof *u->ranges);
     u->ranges[u->n++] = (struct code_range){ lo, hi, die };
-    return 0;
 }
 
 /* Collects the code ranges of the functions under die: rustc nests them
  * in namespaces and (methods) in types, never in functions. */
-static int index_functions(struct unit *u, Dwarf_Die *die, int depth)
+static void index_functions(struct unit *u, Dwarf_Die *die, int depth)
 {
     Dwarf_Die child;
     if (depth > 64 || dwarf_child(die, &child) != 0)
-        return 0;
+        return;
     do {
         int tag = dwarf_tag(&child);
         if (tag == DW_TAG_subprogram) {
             Dwarf_Addr base, lo, hi;
             ptrdiff_t off = 0;
             while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
-                if (lo < hi &&
-                    add_range(u, lo, hi, dwarf_dieoffset(&child)) != 0)
-                    return -1;
-        } else if ((tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
-                    tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type) &&
-                   index_functions(u, &child, depth + 1) != 0)
-            return -1;
+                if (lo < hi)
+                    add_range(u, lo, hi, dwarf_dieoffset(&child));
+        } else if (tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+                   tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type) {
+            index_functions(u, &child, depth + 1);
+        }
     } while (dwarf_siblingof(&child, &child) == 0);
-    return 0;
 }
 
 static int by_address(const void *a, const void *b)
@@ -239,7 +222,7 @@ static int by_address(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* The unit of cu, indexed on first use; NULL on out of memory. */
+/* The unit of cu, indexed on first use. */
 static struct unit *unit_of(struct object *o, Dwarf_Die *cu)
 {
     Dwarf_Off off = dwarf_dieoffset(cu);
@@ -250,17 +233,13 @@ static struct unit *unit_of(struct object *o, Dwarf_Die *cu)
             o->last_unit = i;
             return &o->units[i];
         }
-    if (cu_try_grow(&o->units, &o->units_cap, o->nunits + 1,
-                    sizeof *o->units) != 0)
-        return NULL;
+    cu_grow(&o->units, &o->units_cap, o->nunits + 1, sizeof *o->units);
     struct unit *u = &o->units[o->nunits];
     memset(u, 0, sizeof *u);
     u->offset = off;
     u->rust = dwarf_srclang(cu) == DW_LANG_Rust;
-    if (u->rust && index_functions(u, cu, 0) != 0) {
-        free(u->ranges);
-        return NULL;
-    }
+    if (u->rust)
+        index_functions(u, cu, 0);
     qsort(u->ranges, u->n, sizeof *u->ranges, by_address);
     o->last_unit = o->nunits++;
     return u;
@@ -300,8 +279,8 @@ static int unit_die_at(struct object *o, Dwarf_Addr pc, Dwarf_Die *cu)
             ptrdiff_t r = 0;
             if (dwarf_offdie(o->dwarf, off + hsize, &die))
                 while ((r = dwarf_ranges(&die, r, &base, &lo, &hi)) > 0)
-                    if (lo < hi && add_range(&o->all, lo, hi, off + hsize) != 0)
-                        return -1;
+                    if (lo < hi)
+                        add_range(&o->all, lo, hi, off + hsize);
             off = next;
         }
         qsort(o->all.ranges, o->all.n, sizeof *o->all.ranges, by_address);
@@ -348,9 +327,9 @@ static size_t inlined_at(Dwarf_Die *fn, Dwarf_Addr pc, Dwarf_Die *out,
     return n;
 }
 
-int inn_names(struct inline_namer *n, uint64_t map_id, uint64_t address,
-              size_t nlevels, const char *const *short_names,
-              struct inn_name *out)
+void inn_names(struct inline_namer *n, uint64_t map_id, uint64_t address,
+               size_t nlevels, const char *const *short_names,
+               struct inn_name *out)
 {
     Dwarf_Die cu, fn, inl[MAX_INLINED];
     Dwarf_Addr pc;
@@ -359,25 +338,21 @@ int inn_names(struct inline_namer *n, uint64_t map_id, uint64_t address,
         out[k] = (struct inn_name){ NULL, NULL, 0 };
     if (nlevels < 2 || nlevels - 1 > MAX_INLINED || map_id == 0 ||
         map_id > n->nmaps)
-        return 0;
+        return;
     struct object *o = &n->maps[map_id - 1];
     if (open_object(o) != 1 || link_address(o, address, &pc) != 0 ||
         unit_die_at(o, pc, &cu) != 0)
-        return 0;
+        return;
     struct unit *u = unit_of(o, &cu);
-    if (!u)
-        return -1;
     const struct code_range *r = u->rust ? range_at(u, pc) : NULL;
     if (!r || !dwarf_offdie(o->dwarf, r->die, &fn))
-        return 0;
+        return;
     /* A chain of another length is another reading of the code: keep the
      * tool's names rather than guess which frames correspond. */
     if (inlined_at(&fn, pc, inl, MAX_INLINED) != nlevels - 1)
-        return 0;
+        return;
     for (size_t k = 0; k + 1 < nlevels; k++)
-        if (name_inlined(n, &inl[k], short_names[k], &out[k]) != 0)
-            return -1;
-    return 0;
+        name_inlined(n, &inl[k], short_names[k], &out[k]);
 }
 
 #else  /* !HAVE_DWARF_NAMES: short names everywhere. */
@@ -388,7 +363,7 @@ struct inline_namer {
 
 struct inline_namer *inn_new(void)
 {
-    return calloc(1, sizeof(struct inline_namer));
+    return cu_calloc(1, sizeof(struct inline_namer));
 }
 
 void inn_free(struct inline_namer *n)
@@ -396,21 +371,19 @@ void inn_free(struct inline_namer *n)
     free(n);
 }
 
-int inn_add_map(struct inline_namer *n, uint64_t id, uint64_t start,
-                uint64_t file_offset, const char *path)
+void inn_add_map(struct inline_namer *n, uint64_t id, uint64_t start,
+                 uint64_t file_offset, const char *path)
 {
     (void)n, (void)id, (void)start, (void)file_offset, (void)path;
-    return 0;
 }
 
-int inn_names(struct inline_namer *n, uint64_t map_id, uint64_t address,
-              size_t nlevels, const char *const *short_names,
-              struct inn_name *out)
+void inn_names(struct inline_namer *n, uint64_t map_id, uint64_t address,
+               size_t nlevels, const char *const *short_names,
+               struct inn_name *out)
 {
     (void)n, (void)map_id, (void)address, (void)short_names;
     for (size_t k = 0; k + 1 < nlevels; k++)
         out[k] = (struct inn_name){ NULL, NULL, 0 };
-    return 0;
 }
 
 #endif

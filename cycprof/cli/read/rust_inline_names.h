@@ -22,14 +22,12 @@
 
 struct inline_namer;
 
-/* NULL on out of memory. */
 struct inline_namer *inn_new(void);
 void inn_free(struct inline_namer *n);
 
 /* The loaded object behind map `id` (ids dense from 1): the file at `path`
- * mapped at `start` from `file_offset`. Opened on first use. 0, or -1 on
- * out of memory. */
-int inn_add_map(struct inline_namer *n, uint64_t id, uint64_t start,
+ * mapped at `start` from `file_offset`. Opened on first use. */
+void inn_add_map(struct inline_namer *n, uint64_t id, uint64_t start,
                 uint64_t file_offset, const char *path);
 
 /* One inlined frame's better name. */
@@ -42,8 +40,8 @@ struct inn_name {
 /* The location at `address` of map `map_id` has `nlevels` frames, innermost
  * first, the last one the real function; short_names[k] is the tool's name
  * of frame k. Fills out[k] for each inlined frame k < nlevels - 1. The
- * strings stay valid until the next call. 0, or -1 on out of memory. */
-int inn_names(struct inline_namer *n, uint64_t map_id, uint64_t address,
+ * strings stay valid until the next call. */
+void inn_names(struct inline_namer *n, uint64_t map_id, uint64_t address,
               size_t nlevels, const char *const *short_names,
               struct inn_name *out);
 

@@ -272,9 +272,7 @@ static int header_record(struct stacks_reader *r, char **f, int n)
             return errorf(r, "second '%s' record", rec);
         if (want_fields(r, rec, n, 1, "mode") != 0)
             return -1;
-        r->deterministic = strdup(f[1]);
-        if (!r->deterministic)
-            return errorf(r, "out of memory");
+        r->deterministic = cu_strdup(f[1]);
         r->hdr.deterministic = r->deterministic;
         return 0;
     }
@@ -288,9 +286,7 @@ static int header_record(struct stacks_reader *r, char **f, int n)
             return -1;
         if (!f[1][0] || first == 0)
             return errorf(r, "'%s' record: empty model name or loc id 0", rec);
-        r->zk_model = strdup(f[1]);
-        if (!r->zk_model)
-            return errorf(r, "out of memory");
+        r->zk_model = cu_strdup(f[1]);
         r->hdr.zk_model = r->zk_model;
         r->hdr.zk_total = (int64_t)total;
         r->hdr.zk_first_loc = first;
@@ -299,12 +295,9 @@ static int header_record(struct stacks_reader *r, char **f, int n)
     if (strcmp(rec, "zktable") == 0) {
         if (want_fields(r, rec, n, 1, "line") != 0)
             return -1;
-        if (cu_try_grow(&r->hdr.zk_table, &r->zk_table_cap,
-                        r->hdr.zk_table_lines + 1, sizeof *r->hdr.zk_table) != 0)
-            return errorf(r, "out of memory");
-        char *line = strdup(f[1]);
-        if (!line)
-            return errorf(r, "out of memory");
+        cu_grow(&r->hdr.zk_table, &r->zk_table_cap,
+                        r->hdr.zk_table_lines + 1, sizeof *r->hdr.zk_table);
+        char *line = cu_strdup(f[1]);
         r->hdr.zk_table[r->hdr.zk_table_lines++] = line;
         return 0;
     }
@@ -322,9 +315,7 @@ static int header_record(struct stacks_reader *r, char **f, int n)
     if (seen == &r->seen_cmd) {
         if (want_fields(r, rec, n, 1, "command line") != 0)
             return -1;
-        r->cmd = strdup(f[1]);
-        if (!r->cmd)
-            return errorf(r, "out of memory");
+        r->cmd = cu_strdup(f[1]);
         r->hdr.cmd = r->cmd;
         return 0;
     }
@@ -402,9 +393,7 @@ struct stacks_reader *sr_open(const char *path)
 
 struct stacks_reader *sr_open_following(const char *path, int done_fd)
 {
-    struct stacks_reader *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
+    struct stacks_reader *r = cu_calloc(1, sizeof *r);
     r->path = path;
     r->f = fopen(path, "r");
     if (!r->f) {
@@ -413,11 +402,6 @@ struct stacks_reader *sr_open_following(const char *path, int done_fd)
         return r;
     }
     r->lr = lr_new(r->f);
-    if (!r->lr) {
-        snprintf(r->err, sizeof r->err, "%s: out of memory", path);
-        r->failed = 1;
-        return r;
-    }
     if (done_fd >= 0)
         lr_follow(r->lr, done_fd);
     read_header(r);
@@ -477,10 +461,7 @@ static int parse_lines(struct stacks_reader *r, char *s, size_t *count)
             return -1;
         if (n == r->lines_cap) {
             size_t cap = r->lines_cap ? r->lines_cap * 2 : 16;
-            struct sr_line *l = realloc(r->lines, cap * sizeof *l);
-            if (!l)
-                return errorf(r, "out of memory");
-            r->lines = l;
+            r->lines = cu_realloc(r->lines, cap * sizeof *r->lines);
             r->lines_cap = cap;
         }
         r->lines[n].fn = fn;
@@ -522,13 +503,10 @@ static int parse_region(struct stacks_reader *r, char **f, int n)
         return errorf(r, "region %" PRIu64 ": empty name", id);
     if (id > UINT32_MAX)
         return errorf(r, "region %" PRIu64 ": too many regions", id);
-    if (cu_try_grow(&r->regions, &r->regions_cap, r->nregions + 1,
-                    sizeof *r->regions) != 0)
-        return errorf(r, "out of memory");
+    cu_grow(&r->regions, &r->regions_cap, r->nregions + 1,
+                    sizeof *r->regions);
     r->regions[r->nregions].parent = parent;
-    r->regions[r->nregions].name = strdup(f[3]);
-    if (!r->regions[r->nregions].name)
-        return errorf(r, "out of memory");
+    r->regions[r->nregions].name = cu_strdup(f[3]);
     r->nregions++;
     return 0;
 }
@@ -562,9 +540,8 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
     if (rec->node.id > UINT32_MAX || rec->node.loc > UINT32_MAX)
         return errorf(r, "node %" PRIu64 ": too many nodes or locations",
                       rec->node.id);
-    if (cu_try_grow(&r->nodes, &r->nodes_cap, r->nnodes + 1,
-                    sizeof *r->nodes) != 0)
-        return errorf(r, "out of memory");
+    cu_grow(&r->nodes, &r->nodes_cap, r->nnodes + 1,
+                    sizeof *r->nodes);
     struct node *nd = &r->nodes[r->nnodes];
     nd->parent = (uint32_t)rec->node.parent;
     nd->loc = (uint32_t)rec->node.loc;
@@ -764,10 +741,7 @@ size_t sr_stack(const struct stacks_reader *r, uint64_t node,
     size_t need = depth + 1 < SR_MAX_FRAMES ? depth + 1 : SR_MAX_FRAMES;
     if (need > *cap) {
         size_t c = need < 64 ? 64 : need;
-        uint64_t *b = realloc(*buf, c * sizeof *b);
-        if (!b)
-            return 0;
-        *buf = b;
+        *buf = cu_realloc(*buf, c * sizeof **buf);
         *cap = c;
     }
     uint64_t *out = *buf;

@@ -80,8 +80,7 @@ struct sr_header {
 
 struct stacks_reader;
 
-/* Opens `path` and reads the header. Returns NULL only when out of memory;
- * otherwise check sr_error() before going on. */
+/* Opens `path` and reads the header; check sr_error() before going on. */
 struct stacks_reader *sr_open(const char *path);
 /* The same for a dump its writer is still writing (line_reader.h's
  * lr_follow): done_fd is closed once the dump is complete. */
@@ -109,8 +108,7 @@ const char *sr_error(const struct stacks_reader *r);
 /* The pprof stack of a sample, leaf first: leaf_loc, loc(node),
  * loc(parent(node)), ..., loc(child of the root), cut as said above. Both
  * ids must come from a sample record sr_next returned. Uses *buf (grown
- * with realloc as needed, *cap counts elements). Returns the number of
- * ids, or 0 when out of memory. */
+ * as needed, *cap counts elements). Returns the number of ids, at least 1. */
 size_t sr_stack(const struct stacks_reader *r, uint64_t node,
                 uint64_t leaf_loc, uint64_t **buf, size_t *cap);
 

@@ -1,5 +1,6 @@
 /* gzip_stream: see gzip_stream.h. */
 #include "write/gzip_stream.h"
+#include "util/cmdutil.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -35,21 +36,16 @@ static int fail(struct gzip_stream *s, const char *what, int errnum)
 
 struct gzip_stream *gzs_open(FILE *out, int level)
 {
-    struct gzip_stream *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
+    struct gzip_stream *s = cu_calloc(1, sizeof *s);
     s->out = out;
-    s->in = malloc(GZS_IN_SIZE);
-    s->obuf = malloc(GZS_OUT_SIZE);
-    /* windowBits 15 + 16 asks zlib for a gzip header and trailer. */
-    if (!s->in || !s->obuf ||
-        deflateInit2(&s->z, level, Z_DEFLATED, 15 + 16, 8,
-                     Z_DEFAULT_STRATEGY) != Z_OK) {
-        free(s->in);
-        free(s->obuf);
-        free(s);
-        return NULL;
-    }
+    s->in = cu_malloc(GZS_IN_SIZE);
+    s->obuf = cu_malloc(GZS_OUT_SIZE);
+    /* windowBits 15 + 16 asks zlib for a gzip header and trailer. With a
+     * level of 1 to 9 (the callers check it), deflateInit2 fails only for
+     * want of memory. */
+    if (deflateInit2(&s->z, level, Z_DEFLATED, 15 + 16, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
+        cu_oom();
     s->z_ready = 1;
     return s;
 }

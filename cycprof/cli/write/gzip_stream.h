@@ -12,7 +12,7 @@
 struct gzip_stream;
 
 /* Starts a gzip member on `out` (which stays owned by the caller).
- * `level` is a zlib level (1 fastest .. 9 smallest). NULL on out of memory. */
+ * `level` is a zlib level (1 fastest .. 9 smallest). */
 struct gzip_stream *gzs_open(FILE *out, int level);
 
 /* Appends bytes. Returns 0, or -1 after an error (see gzs_error). */

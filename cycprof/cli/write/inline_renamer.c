@@ -24,14 +24,8 @@ struct inline_renamer {
 
 struct inline_renamer *ir_new(void)
 {
-    struct inline_renamer *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
+    struct inline_renamer *r = cu_calloc(1, sizeof *r);
     r->namer = inn_new();
-    if (!r->namer) {
-        free(r);
-        return NULL;
-    }
     intern_init(&r->strings);
     intern_init(&r->renamed);
     return r;
@@ -50,21 +44,19 @@ void ir_free(struct inline_renamer *r)
     free(r);
 }
 
-int ir_map(struct inline_renamer *r, const struct sr_record *map)
+void ir_map(struct inline_renamer *r, const struct sr_record *map)
 {
-    return inn_add_map(r->namer, map->map.id, map->map.start,
+    inn_add_map(r->namer, map->map.id, map->map.start,
                        map->map.file_offset, map->map.path);
 }
 
-int ir_function(struct inline_renamer *r, const struct sr_record *fn)
+void ir_function(struct inline_renamer *r, const struct sr_record *fn)
 {
-    if (cu_try_grow(&r->fn, &r->fn_cap, r->nfn + 1, sizeof *r->fn) != 0)
-        return -1;
+    cu_grow(&r->fn, &r->fn_cap, r->nfn + 1, sizeof *r->fn);
     /* The reader gives fn ids dense from 1. */
     r->fn[r->nfn].name = intern(&r->strings, fn->fn.name);
     r->fn[r->nfn].file = intern(&r->strings, fn->fn.filename);
     r->nfn++;
-    return 0;
 }
 
 uint64_t ir_last_function(const struct inline_renamer *r)
@@ -72,26 +64,22 @@ uint64_t ir_last_function(const struct inline_renamer *r)
     return r->nfn + r->renamed.n;
 }
 
-static int grow_scratch(struct inline_renamer *r, size_t n)
+static void grow_scratch(struct inline_renamer *r, size_t n)
 {
-    return cu_try_grow(&r->short_names, &r->short_names_cap, n,
-                       sizeof *r->short_names) != 0 ||
-           cu_try_grow(&r->names, &r->names_cap, n, sizeof *r->names) != 0
-        ? -1 : 0;
+    cu_grow(&r->short_names, &r->short_names_cap, n, sizeof *r->short_names);
+    cu_grow(&r->names, &r->names_cap, n, sizeof *r->names);
 }
 
 /* The id of the function (name, system name, file, line), written to w the
- * first time. 0 on out of memory or a writer error (*werr set). */
+ * first time; 0 on a writer error. */
 static uint64_t renamed_function(struct inline_renamer *r,
                                  struct pprof_writer *w,
                                  const struct inn_name *nm,
-                                 const char *file, int *werr)
+                                 const char *file)
 {
     size_t len = strlen(nm->name) + strlen(nm->system_name) +
                  strlen(file) + 32;
-    char *key = malloc(len);
-    if (!key)
-        return 0;
+    char *key = cu_malloc(len);
     snprintf(key, len, "%s\t%s\t%s\t%lld", nm->name, nm->system_name, file,
              (long long)nm->decl_line);
     size_t before = r->renamed.n;
@@ -100,10 +88,8 @@ static uint64_t renamed_function(struct inline_renamer *r,
     uint64_t id = r->nfn + 1 + k;
     if (r->renamed.n > before &&
         pw_function(w, id, nm->name, nm->system_name, file,
-                    nm->decl_line) != 0) {
-        *werr = 1;
+                    nm->decl_line) != 0)
         return 0;
-    }
     return id;
 }
 
@@ -113,22 +99,19 @@ int ir_location(struct inline_renamer *r, struct pprof_writer *w,
     size_t n = loc->loc.nlines;
     if (n < 2)
         return 0;
-    if (grow_scratch(r, n) != 0)
-        return -2;
+    grow_scratch(r, n);
     for (size_t k = 0; k < n; k++)
         r->short_names[k] = r->strings.str[r->fn[lines[k].function_id - 1].name];
-    if (inn_names(r->namer, loc->loc.map_id, loc->loc.address, n,
-                  r->short_names, r->names) != 0)
-        return -2;
+    inn_names(r->namer, loc->loc.map_id, loc->loc.address, n, r->short_names,
+              r->names);
     for (size_t k = 0; k + 1 < n; k++) {
         if (!r->names[k].name)
             continue;
         const char *file =
             r->strings.str[r->fn[lines[k].function_id - 1].file];
-        int werr = 0;
-        uint64_t id = renamed_function(r, w, &r->names[k], file, &werr);
+        uint64_t id = renamed_function(r, w, &r->names[k], file);
         if (!id)
-            return werr ? -1 : -2;
+            return -1;
         lines[k].function_id = id;
     }
     return 0;

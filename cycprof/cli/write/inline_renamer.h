@@ -16,17 +16,16 @@
 
 struct inline_renamer;
 
-/* NULL on out of memory. */
 struct inline_renamer *ir_new(void);
 void ir_free(struct inline_renamer *r);
 
-/* Feed every `map` and `fn` record; 0, or -1 on out of memory. */
-int ir_map(struct inline_renamer *r, const struct sr_record *map);
-int ir_function(struct inline_renamer *r, const struct sr_record *fn);
+/* Feed every `map` and `fn` record. */
+void ir_map(struct inline_renamer *r, const struct sr_record *map);
+void ir_function(struct inline_renamer *r, const struct sr_record *fn);
 
 /* Rewrites lines[] (the `loc` record's, same order) to point inlined frames
  * at their qualified functions, writing those functions to w first.
- * 0, -1 when w failed (see pw_error), -2 on out of memory. */
+ * 0, or -1 when w failed (see pw_error). */
 int ir_location(struct inline_renamer *r, struct pprof_writer *w,
                 const struct sr_record *loc, struct pw_line *lines);
 

@@ -53,9 +53,9 @@ struct coarse {
 };
 
 /* Room for index i of an array (elements are not zeroed). */
-static int room_for(void *arr, size_t *cap, size_t i, size_t elem)
+static void room_for(void *arr, size_t *cap, size_t i, size_t elem)
 {
-    return cu_try_grow(arr, cap, i + 1, elem);
+    cu_grow(arr, cap, i + 1, elem);
 }
 
 int pc_put_definition(struct pprof_writer *w, const struct sr_record *rec)
@@ -82,9 +82,7 @@ static int put_location(struct coarse *c, struct pprof_writer *w,
     size_t n = rec->loc.nlines;
     uint32_t chain = 0;
     int added, rc;
-    struct pw_line *l = n <= 64 ? lines : malloc(n * sizeof *l);
-    if (!l)
-        return -1;
+    struct pw_line *l = n <= 64 ? lines : cu_malloc(n * sizeof *l);
     for (size_t i = 0; i < n; i++) {
         l[i].function_id = rec->loc.lines[i].fn;
         l[i].line = rec->loc.lines[i].line;
@@ -99,33 +97,30 @@ static int put_location(struct coarse *c, struct pprof_writer *w,
     size_t k = tuplemap_get(&c->locs, (uint32_t)rec->loc.map_id,
                             (uint32_t)(rec->loc.map_id >> 32), chain, 0,
                             &added);
-    if (rc == 0 && (rec->loc.id >= MAX_NODE_ID ||
-                    room_for(&c->loc_of, &c->loc_cap, rec->loc.id,
-                             sizeof(uint32_t))))
+    if (rc == 0 && rec->loc.id >= MAX_NODE_ID)
         rc = -1;
     if (rc == 0) {
+        room_for(&c->loc_of, &c->loc_cap, rec->loc.id, sizeof(uint32_t));
         c->loc_of[rec->loc.id] = (uint32_t)k + 1;
         if (added)
             rc = pw_location(w, k + 1, rec->loc.map_id, rec->loc.address, l, n);
         /* A zkVM frame's functions are its own: no other location shares
          * its chain. */
         if (rc == 0 && zk_first_loc && rec->loc.id >= zk_first_loc)
-            rc = pw_zk_location(w, k + 1);
+            pw_zk_location(w, k + 1);
     }
     if (l != lines)
         free(l);
     return rc;
 }
 
-static int grow_nodes(struct coarse *c, size_t need)
+static void grow_nodes(struct coarse *c, size_t need)
 {
     size_t cap = c->nodes_cap, cap2 = cap;
-    if (room_for(&c->node_loc, &cap2, need, sizeof(uint32_t)))
-        return -1;
+    room_for(&c->node_loc, &cap2, need, sizeof(uint32_t));
     cap2 = cap;
-    if (room_for(&c->depth, &cap2, need, sizeof(uint16_t)))
-        return -1;
-    return room_for(&c->parent, &c->nodes_cap, need, sizeof(uint32_t));
+    room_for(&c->depth, &cap2, need, sizeof(uint16_t));
+    room_for(&c->parent, &c->nodes_cap, need, sizeof(uint32_t));
 }
 
 /* Direct recursion stays in its caller's node, and stacks stop growing
@@ -134,10 +129,9 @@ static int grow_nodes(struct coarse *c, size_t need)
 static int put_node(struct coarse *c, const struct sr_record *rec)
 {
     uint32_t parent = 0, node = 0;
-    if (rec->node.id >= MAX_NODE_ID ||
-        room_for(&c->node_of, &c->node_of_cap, rec->node.id,
-                 sizeof(uint32_t)))
+    if (rec->node.id >= MAX_NODE_ID)
         return -1;
+    room_for(&c->node_of, &c->node_of_cap, rec->node.id, sizeof(uint32_t));
     if (rec->node.parent != 0) {
         uint32_t loc = c->loc_of[rec->node.loc];
         parent = c->node_of[rec->node.parent];
@@ -149,8 +143,7 @@ static int put_node(struct coarse *c, const struct sr_record *rec)
             node = 1 + (uint32_t)tuplemap_get(&c->nodes, parent, loc, 0, 0,
                                               &added);
             if (added) {
-                if (grow_nodes(c, node))
-                    return -1;
+                grow_nodes(c, node);
                 c->parent[node] = parent;
                 c->node_loc[node] = loc;
                 c->depth[node] = parent ? c->depth[parent] + 1 : 1;
@@ -162,16 +155,13 @@ static int put_node(struct coarse *c, const struct sr_record *rec)
 }
 
 /* Adds a sample's count to its key's. */
-static int add_sample(struct coarse *c, const struct pending_sample *p)
+static void add_sample(struct coarse *c, const struct pending_sample *p)
 {
     int added;
     size_t k = tuplemap_get_hashed(&c->samples.keys, p->hash, p->k[0],
                                    p->k[1], p->k[2], p->k[3], &added);
-    if (room_for(&c->samples.count, &c->samples.count_cap, k,
-                 sizeof(int64_t)))
-        return -1;
+    room_for(&c->samples.count, &c->samples.count_cap, k, sizeof(int64_t));
     c->samples.count[k] = added ? p->count : c->samples.count[k] + p->count;
-    return 0;
 }
 
 /* Samples wait in a queue of AHEAD while their hash slots are fetched
@@ -181,8 +171,8 @@ static int put_sample(struct coarse *c, const struct sr_record *rec)
     if (rec->sample.thread > UINT32_MAX || rec->sample.region > 0x7fffffffu)
         return -1;
     struct pending_sample *p = &c->pending[c->npending % AHEAD];
-    if (c->npending >= AHEAD && add_sample(c, p) != 0)
-        return -1;
+    if (c->npending >= AHEAD)
+        add_sample(c, p);
     p->k[0] = c->node_of[rec->sample.node];
     p->k[1] = c->loc_of[rec->sample.loc];
     p->k[2] = (uint32_t)rec->sample.thread;
@@ -194,14 +184,12 @@ static int put_sample(struct coarse *c, const struct sr_record *rec)
     return 0;
 }
 
-static int flush_samples(struct coarse *c)
+static void flush_samples(struct coarse *c)
 {
     size_t first = c->npending > AHEAD ? c->npending - AHEAD : 0;
     for (size_t i = first; i < c->npending; i++)
-        if (add_sample(c, &c->pending[i % AHEAD]) != 0)
-            return -1;
+        add_sample(c, &c->pending[i % AHEAD]);
     c->npending = 0;
-    return 0;
 }
 
 /* anchor[n]: n if its inclusive cost reaches t, else its parent's anchor
@@ -244,8 +232,8 @@ static void merged_key(const uint32_t *key, const uint32_t *anchor,
  * samples would: each step reads only the previous step's (fewer)
  * samples. Keys keep the order in which they first appear in the dump,
  * and counts sum exactly, so the profile does not depend on the steps. */
-static int merge_into(const struct sample_set *in, const uint32_t *anchor,
-                      struct sample_set *out)
+static void merge_into(const struct sample_set *in, const uint32_t *anchor,
+                       struct sample_set *out)
 {
     const tuple_t *key = in->keys.key;
     size_t n = in->keys.n;
@@ -264,8 +252,7 @@ static int merge_into(const struct sample_set *in, const uint32_t *anchor,
         size_t i = tuplemap_get_hashed(&out->keys, m->hash, m->k[0], m->k[1],
                                        m->k[2], m->k[3], &added);
         if (added) {
-            if (room_for(&out->count, &out->count_cap, i, sizeof(int64_t)))
-                return -1;
+            room_for(&out->count, &out->count_cap, i, sizeof(int64_t));
             out->count[i] = in->count[k];
         } else
             out->count[i] += in->count[k];
@@ -274,7 +261,6 @@ static int merge_into(const struct sample_set *in, const uint32_t *anchor,
             tuplemap_prefetch(&out->keys, m->hash);
         }
     }
-    return 0;
 }
 
 static int write_samples(const struct coarse *c, struct pprof_writer *w,
@@ -320,8 +306,8 @@ static int merge_small(struct coarse *c, struct pprof_writer *w,
                        uint64_t last_fn, struct pc_result *res)
 {
     size_t nn = c->nnodes + 1;
-    int64_t *incl = calloc(nn, sizeof *incl);
-    uint32_t *anchor = malloc(nn * sizeof *anchor);
+    int64_t *incl = cu_calloc(nn, sizeof *incl);
+    uint32_t *anchor = cu_malloc(nn * sizeof *anchor);
     /* Each step reads one set and fills the other. */
     struct sample_set sets[2], *cur = &sets[0], *next = &sets[1];
     int64_t total = 0, t;
@@ -329,8 +315,6 @@ static int merge_small(struct coarse *c, struct pprof_writer *w,
     sets[0] = c->samples;
     memset(&sets[1], 0, sizeof sets[1]);
     memset(&c->samples, 0, sizeof c->samples);
-    if (!incl || !anchor)
-        goto out;
     for (size_t k = 0; k < cur->keys.n; k++) {
         incl[cur->keys.key[k].k[0]] += cur->count[k];
         total += cur->count[k];
@@ -342,8 +326,7 @@ static int merge_small(struct coarse *c, struct pprof_writer *w,
         t = 1;
     for (;;) {
         find_anchors(c, incl, t, anchor);
-        if (merge_into(cur, anchor, next) != 0)
-            goto out;
+        merge_into(cur, anchor, next);
         struct sample_set *done = cur;
         cur = next;
         next = done;
@@ -388,7 +371,7 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
     struct coarse c;
     struct sr_record rec;
     struct inline_renamer *ren = ir_new();
-    int rc = 0, wr = ren ? 0 : -1;
+    int rc = 0, wr = 0;
     memset(&c, 0, sizeof c);
     memset(res, 0, sizeof *res);
     tuplemap_init(&c.chains);
@@ -397,10 +380,12 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
     while (wr == 0 && (rc = sr_next(r, &rec)) == 1) {
         switch (rec.kind) {
         case SR_MAP:
-            wr = ir_map(ren, &rec) ? -1 : pc_put_definition(w, &rec);
+            ir_map(ren, &rec);
+            wr = pc_put_definition(w, &rec);
             break;
         case SR_FN:
-            wr = ir_function(ren, &rec) ? -1 : pc_put_definition(w, &rec);
+            ir_function(ren, &rec);
+            wr = pc_put_definition(w, &rec);
             break;
         case SR_LOC:
             wr = put_location(&c, w, ren, &rec, sr_header(r)->zk_first_loc);
@@ -420,9 +405,8 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
                 res->per_function = 1;
             }
             free_lookup_tables(&c);
-            if (flush_samples(&c) != 0)
-                wr = -1;
-            else if (c.samples.keys.n <= max_samples) {
+            flush_samples(&c);
+            if (c.samples.keys.n <= max_samples) {
                 res->samples_out = c.samples.keys.n;
                 wr = write_samples(&c, w, r, &c.samples, 0);
             } else {
@@ -439,6 +423,8 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
         return -1;
     }
     if (wr != 0) {
+        /* No writer error: a node, location or thread id past what the
+         * coarse tables hold (MAX_NODE_ID, 32 bits). */
         fprintf(stderr, "cycprof pprof: %s: %s\n", out_path,
                 pw_error(w) ? pw_error(w) : "out of memory while coarsening");
         return -1;

@@ -51,22 +51,12 @@ static int fail_out(struct pprof_writer *w)
 
 struct pprof_writer *pw_new(struct gzip_stream *out)
 {
-    struct pprof_writer *w = calloc(1, sizeof *w);
-    if (!w)
-        return NULL;
+    struct pprof_writer *w = cu_calloc(1, sizeof *w);
     w->out = out;
     w->strings = strtab_new();
-    if (!w->strings) {
-        free(w);
-        return NULL;
-    }
     w->s_instructions = strtab_intern(w->strings, "instructions");
     w->s_count = strtab_intern(w->strings, "count");
     w->s_thread = strtab_intern(w->strings, "thread");
-    if (w->s_instructions < 0 || w->s_count < 0 || w->s_thread < 0) {
-        pw_free(w);
-        return NULL;
-    }
     return w;
 }
 
@@ -116,10 +106,7 @@ static int write_message(struct pprof_writer *w, unsigned field,
         size_t cap = w->cap ? w->cap : 4096;
         while (cap < len)
             cap *= 2;
-        uint8_t *b = realloc(w->buf, cap);
-        if (!b)
-            return fail(w, "out of memory");
-        w->buf = b;
+        w->buf = cu_realloc(w->buf, cap);
         w->cap = cap;
     }
     protobuf_c_message_pack(msg, w->buf);
@@ -133,10 +120,7 @@ static int write_message(struct pprof_writer *w, unsigned field,
 
 static int64_t intern(struct pprof_writer *w, const char *s)
 {
-    int64_t i = strtab_intern(w->strings, s);
-    if (i < 0)
-        fail(w, "out of memory");
-    return i;
+    return strtab_intern(w->strings, s);
 }
 
 int pw_mapping(struct pprof_writer *w, uint64_t id, uint64_t start,
@@ -191,15 +175,8 @@ int pw_location(struct pprof_writer *w, uint64_t id, uint64_t mapping_id,
         size_t cap = w->lines_cap ? w->lines_cap : 8;
         while (cap < nlines)
             cap *= 2;
-        Perftools__Profiles__Line *l = realloc(w->lines, cap * sizeof *l);
-        if (l)
-            w->lines = l;
-        Perftools__Profiles__Line **p =
-            realloc(w->line_ptrs, cap * sizeof *p);
-        if (p)
-            w->line_ptrs = p;
-        if (!l || !p)
-            return fail(w, "out of memory");
+        w->lines = cu_realloc(w->lines, cap * sizeof *w->lines);
+        w->line_ptrs = cu_realloc(w->line_ptrs, cap * sizeof *w->line_ptrs);
         w->lines_cap = cap;
     }
     for (size_t i = 0; i < nlines; i++) {
@@ -218,27 +195,23 @@ int pw_location(struct pprof_writer *w, uint64_t id, uint64_t mapping_id,
     return write_message(w, F_LOCATION, &l.base);
 }
 
-int pw_zkvm(struct pprof_writer *w)
+void pw_zkvm(struct pprof_writer *w)
 {
     w->s_zk = intern(w, PW_ZK_SAMPLE_TYPE);
-    return w->s_zk < 0 ? fail(w, "out of memory") : 0;
 }
 
-int pw_zk_location(struct pprof_writer *w, uint64_t id)
+void pw_zk_location(struct pprof_writer *w, uint64_t id)
 {
     if (id / 8 >= w->zk_loc_cap) {
         size_t cap = w->zk_loc_cap ? w->zk_loc_cap : 64;
         while (id / 8 >= cap)
             cap *= 2;
-        uint8_t *b = realloc(w->zk_loc, cap);
-        if (!b)
-            return fail(w, "out of memory");
+        uint8_t *b = cu_realloc(w->zk_loc, cap);
         memset(b + w->zk_loc_cap, 0, cap - w->zk_loc_cap);
         w->zk_loc = b;
         w->zk_loc_cap = cap;
     }
     w->zk_loc[id / 8] |= (uint8_t)(1u << (id % 8));
-    return 0;
 }
 
 static int is_zk_location(const struct pprof_writer *w, uint64_t id)
@@ -246,16 +219,10 @@ static int is_zk_location(const struct pprof_writer *w, uint64_t id)
     return id / 8 < w->zk_loc_cap && (w->zk_loc[id / 8] >> (id % 8) & 1);
 }
 
-int pw_comment(struct pprof_writer *w, const char *text)
+void pw_comment(struct pprof_writer *w, const char *text)
 {
-    if (cu_try_grow(&w->comments, &w->comments_cap, w->ncomments + 1,
-                    sizeof *w->comments) != 0)
-        return fail(w, "out of memory");
-    int64_t s = intern(w, text);
-    if (s < 0)
-        return fail(w, "out of memory");
-    w->comments[w->ncomments++] = s;
-    return 0;
+    cu_grow(&w->comments, &w->comments_cap, w->ncomments + 1, sizeof *w->comments);
+    w->comments[w->ncomments++] = intern(w, text);
 }
 
 #define MAX_REGION_LABELS 64
@@ -317,9 +284,7 @@ int pw_finish(struct pprof_writer *w, const char *command_line,
     p.duration_nanos = duration_ns;
     p.default_sample_type = w->s_instructions;
     /* The command first: readers take the first comment for it. */
-    int64_t *comments = calloc(2 + w->ncomments, sizeof *comments);
-    if (!comments)
-        return fail(w, "out of memory");
+    int64_t *comments = cu_calloc(2 + w->ncomments, sizeof *comments);
     size_t n_comments = 0;
     if (command_line && command_line[0])
         comments[n_comments++] = intern(w, command_line);

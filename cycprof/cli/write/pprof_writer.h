@@ -23,7 +23,7 @@ struct pw_line {
     int64_t line;
 };
 
-/* Writes into `out` (owned by the caller). NULL on out of memory. */
+/* Writes into `out` (owned by the caller). */
 struct pprof_writer *pw_new(struct gzip_stream *out);
 void pw_free(struct pprof_writer *w);
 
@@ -51,11 +51,11 @@ int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
  * [instructions, zkvm_cycles], an instruction being one cycle, except
  * those whose leaf was marked by pw_zk_location ([PageIn], [PageOut],
  * [Segment] frames), which have [0, cycles]. */
-int pw_zkvm(struct pprof_writer *w);
-int pw_zk_location(struct pprof_writer *w, uint64_t id);
+void pw_zkvm(struct pprof_writer *w);
+void pw_zk_location(struct pprof_writer *w, uint64_t id);
 /* A comment after the command and deterministic ones (the segment
  * table's lines). */
-int pw_comment(struct pprof_writer *w, const char *text);
+void pw_comment(struct pprof_writer *w, const char *text);
 /* Writes sample_type, period_type, period, duration_nanos, comment (the
  * command line, if not empty, then "cycprof deterministic: MODE" when the
  * dump recorded one), default_sample_type and the string table.
