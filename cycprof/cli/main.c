@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "commands/commands.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.0.0-dev"
@@ -26,7 +26,7 @@ struct command {
 
 static const struct command commands[] = {
 #define CYCPROF_COMMAND(name, summary) { #name, cmd_##name, summary },
-#include "commands.def"
+#include "commands/commands.def"
 #undef CYCPROF_COMMAND
 };
 

@@ -8,16 +8,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$here/../../cycprof
 mkdir -p "$out"
 protoc-c --proto_path="$src/proto" --c_out="$out" "$src/proto/profile.proto"
-flags="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$out -I$src/cli -I$src/cli/commands -I$src/cli/formats -I$src/cli/util"
-common="$src/cli/util/cmdutil.c $src/cli/util/intern.c $src/cli/util/tuplemap.c"
+flags="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$out -I$src/cli"
+common="$src/cli/util/cmdutil.c $src/cli/model/intern.c $src/cli/model/hash_index.c $src/cli/model/tuplemap.c"
 clang $flags -o "$out/fuzz_callgrind" "$here/fuzz_callgrind.c" $common \
-    "$src/cli/formats/callgrind_reader.c" "$src/cli/commands/cost_rank.c"
+    "$src/cli/read/callgrind_reader.c" "$src/cli/analyse/cost_rank.c"
 clang $flags -o "$out/fuzz_pprof" "$here/fuzz_pprof.c" $common \
-    "$src/cli/formats/pprof_reader.c" "$src/cli/formats/stack_profile.c" \
-    "$src/cli/formats/flamegraph_svg.c" "$src/cli/formats/pprof_costs.c" \
-    "$src/cli/formats/callgrind_reader.c" "$src/cli/commands/cost_rank.c" \
+    "$src/cli/read/pprof_reader.c" "$src/cli/model/stack_profile.c" \
+    "$src/cli/write/flamegraph_svg.c" "$src/cli/read/pprof_costs.c" \
+    "$src/cli/read/callgrind_reader.c" "$src/cli/analyse/cost_rank.c" \
     "$out/profile.pb-c.c" -lz -lprotobuf-c
 clang $flags -DLR_INITIAL=4096u -o "$out/fuzz_stacks" "$here/fuzz_stacks.c" \
-    "$src/cli/formats/stacks_reader.c" "$src/cli/util/line_reader.c" "$src/cli/formats/stack_merge.c" \
-    "$src/cli/util/cmdutil.c"
+    "$src/cli/read/stacks_reader.c" "$src/cli/util/line_reader.c" "$src/cli/analyse/stack_merge.c" \
+    "$src/cli/model/hash_index.c" "$src/cli/util/cmdutil.c"
 echo "built $out/fuzz_callgrind $out/fuzz_pprof $out/fuzz_stacks"

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "callgrind_reader.h"
-#include "cmdutil.h"
-#include "cost_rank.h"
+#include "read/callgrind_reader.h"
+#include "util/cmdutil.h"
+#include "analyse/cost_rank.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

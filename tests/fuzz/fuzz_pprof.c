@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmdutil.h"
-#include "cost_rank.h"
-#include "flamegraph_svg.h"
-#include "pprof_costs.h"
-#include "pprof_reader.h"
-#include "stack_profile.h"
+#include "util/cmdutil.h"
+#include "analyse/cost_rank.h"
+#include "write/flamegraph_svg.h"
+#include "read/pprof_costs.h"
+#include "read/pprof_reader.h"
+#include "model/stack_profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "stack_merge.h"
-#include "stacks_reader.h"
+#include "analyse/stack_merge.h"
+#include "read/stacks_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

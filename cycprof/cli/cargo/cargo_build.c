@@ -1,8 +1,8 @@
 /* See cargo_build.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "cargo_build.h"
-#include "cargo_proc.h"
-#include "cmdutil.h"
+#include "cargo/cargo_build.h"
+#include "cargo/cargo_proc.h"
+#include "util/cmdutil.h"
 
 #include <errno.h>
 #include <stdio.h>

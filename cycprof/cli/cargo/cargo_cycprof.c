@@ -4,11 +4,11 @@
  * separate program because cargo finds subcommands as `cargo-NAME` on
  * PATH. */
 #define _POSIX_C_SOURCE 200809L
-#include "cargo_build.h"
-#include "cargo_opts.h"
-#include "cargo_proc.h"
-#include "region_table.h"
-#include "cmdutil.h"
+#include "cargo/cargo_build.h"
+#include "cargo/cargo_opts.h"
+#include "cargo/cargo_proc.h"
+#include "read/region_table.h"
+#include "util/cmdutil.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* See cargo_opts.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "cargo_opts.h"
-#include "cmdutil.h"
+#include "cargo/cargo_opts.h"
+#include "util/cmdutil.h"
 
 #include <stdint.h>
 #include <stdio.h>

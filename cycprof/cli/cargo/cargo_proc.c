@@ -1,7 +1,7 @@
 /* See cargo_proc.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "cargo_proc.h"
-#include "cmdutil.h"
+#include "cargo/cargo_proc.h"
+#include "util/cmdutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,16 +3,16 @@
  * counts are exact, any change is real, which makes --fail-above a usable
  * CI gate. */
 #define _POSIX_C_SOURCE 200809L
-#include "commands.h"
-#include "cmdutil.h"
-#include "cost_rank.h"
-#include "diff_match.h"
-#include "diff_json.h"
-#include "pprof_reader.h"
-#include "profile_kind.h"
-#include "region_diff.h"
-#include "report_common.h"
-#include "stack_diff.h"
+#include "commands/commands.h"
+#include "util/cmdutil.h"
+#include "analyse/cost_rank.h"
+#include "analyse/diff_match.h"
+#include "write/diff_json.h"
+#include "read/pprof_reader.h"
+#include "read/profile_kind.h"
+#include "analyse/region_diff.h"
+#include "commands/report_common.h"
+#include "analyse/stack_diff.h"
 
 #include <math.h>
 #include <stdio.h>

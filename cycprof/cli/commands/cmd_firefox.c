@@ -2,12 +2,12 @@
  * Profiler profile (processed format, firefox_profile.h), for
  * profiler.firefox.com and `samply load`. */
 #define _POSIX_C_SOURCE 200809L
-#include "commands.h"
-#include "cmdutil.h"
-#include "firefox_profile.h"
-#include "gzip_stream.h"
-#include "stack_cmd.h"
-#include "stack_input.h"
+#include "commands/commands.h"
+#include "util/cmdutil.h"
+#include "read/firefox_profile.h"
+#include "write/gzip_stream.h"
+#include "commands/stack_cmd.h"
+#include "read/stack_input.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -61,13 +61,13 @@ static int write_firefox(FILE *f, const void *ctx)
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     if (!mem)
-        return -1;
+        cu_oom();
     int rc = ff_write_json(o->p, mem);
     if (fclose(mem) != 0)
         rc = -1;
     if (rc == 0) {
         struct gzip_stream *z = gzs_open(f, 6);
-        if (!z || gzs_write(z, buf, len) < 0 || gzs_finish(z) < 0)
+        if (gzs_write(z, buf, len) < 0 || gzs_finish(z) < 0)
             rc = -1;
         gzs_free(z);
     }

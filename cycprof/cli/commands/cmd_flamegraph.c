@@ -1,13 +1,13 @@
 /* `cycprof flamegraph`: the exact stacks as an interactive SVG flame graph
  * that any browser opens offline. */
 #define _POSIX_C_SOURCE 200809L
-#include "commands.h"
-#include "cmdutil.h"
-#include "diff_match.h"
-#include "flamegraph_diff.h"
-#include "flamegraph_svg.h"
-#include "stack_cmd.h"
-#include "stack_input.h"
+#include "commands/commands.h"
+#include "util/cmdutil.h"
+#include "analyse/diff_match.h"
+#include "write/flamegraph_diff.h"
+#include "write/flamegraph_svg.h"
+#include "commands/stack_cmd.h"
+#include "read/stack_input.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,10 +2,10 @@
  * lines ("root;caller;leaf COUNT"), the input of flamegraph.pl, inferno,
  * speedscope and friends. */
 #define _POSIX_C_SOURCE 200809L
-#include "commands.h"
-#include "cmdutil.h"
-#include "stack_cmd.h"
-#include "stack_input.h"
+#include "commands/commands.h"
+#include "util/cmdutil.h"
+#include "commands/stack_cmd.h"
+#include "read/stack_input.h"
 
 #include <stdio.h>
 

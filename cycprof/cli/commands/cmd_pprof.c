@@ -15,15 +15,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "elf_buildid.h"
-#include "gzip_stream.h"
-#include "out_file.h"
-#include "inline_renamer.h"
-#include "pprof_coarsen.h"
-#include "pprof_writer.h"
-#include "stack_merge.h"
-#include "stacks_reader.h"
+#include "commands/commands.h"
+#include "util/cmdutil.h"
+#include "read/elf_buildid.h"
+#include "write/gzip_stream.h"
+#include "util/out_file.h"
+#include "write/inline_renamer.h"
+#include "write/pprof_coarsen.h"
+#include "write/pprof_writer.h"
+#include "analyse/stack_merge.h"
+#include "read/stacks_reader.h"
 
 /* zlib level 1: profiles are mostly small varints that compress well even
  * at the fastest level, and conversion time is paid at every tool exit. */
@@ -120,9 +121,8 @@ static int put_sample(struct pprof_writer *w, const struct stacks_reader *r,
         if (elision_loc(w, el) != 0)
             return -1;
         stack[cut] = el->loc;
-        int kept = sm_add(m, stack, n, count, thread, region);
-        if (kept != 0)
-            return kept < 0 ? -2 : 0;
+        if (sm_add(m, stack, n, count, thread, region))
+            return 0;
     }
     return write_sample(w, r, stack, n, count, thread, region);
 }
@@ -157,38 +157,24 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
     size_t stack_cap = 0;
     struct pw_line *lines = NULL;
     size_t lines_cap = 0;
-    const char *oom = NULL;
     int rc;
 
     struct inline_renamer *ren = ir_new();
-    if (!merge || !ren) {
-        sm_free(merge);
-        ir_free(ren);
-        fprintf(stderr, "cycprof pprof: %s: out of memory\n", out_path);
-        return -1;
-    }
     while ((rc = sr_next(r, &rec)) == 1) {
         int wr = 0;
         switch (rec.kind) {
         case SR_MAP:
-            if (ir_map(ren, &rec) != 0)
-                oom = "out of memory";
+            ir_map(ren, &rec);
             wr = pc_put_definition(w, &rec);
             break;
         case SR_FN:
             el.last_fn = rec.fn.id;
-            if (ir_function(ren, &rec) != 0)
-                oom = "out of memory";
+            ir_function(ren, &rec);
             wr = pc_put_definition(w, &rec);
             break;
         case SR_LOC:
             if (rec.loc.nlines > lines_cap) {
-                struct pw_line *l = realloc(lines, rec.loc.nlines * sizeof *l);
-                if (!l) {
-                    oom = "out of memory";
-                    break;
-                }
-                lines = l;
+                lines = cu_realloc(lines, rec.loc.nlines * sizeof *lines);
                 lines_cap = rec.loc.nlines;
             }
             for (size_t i = 0; i < rec.loc.nlines; i++) {
@@ -197,36 +183,28 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
             }
             el.last_loc = rec.loc.id;
             wr = ir_location(ren, w, &rec, lines);
-            if (wr == -2)
-                oom = "out of memory";
             el.last_fn = ir_last_function(ren);
             if (wr == 0)
                 wr = pw_location(w, rec.loc.id, rec.loc.map_id, rec.loc.address,
                              lines, rec.loc.nlines);
             if (wr == 0 && sr_header(r)->zk_first_loc &&
                 rec.loc.id >= sr_header(r)->zk_first_loc)
-                wr = pw_zk_location(w, rec.loc.id);
+                pw_zk_location(w, rec.loc.id);
             break;
         case SR_NODE:            /* kept by the reader for sr_stack */
             break;
         case SR_SAMPLE: {
             size_t n = sr_stack(r, rec.sample.node, rec.sample.loc, &stack,
                                 &stack_cap);
-            if (n == 0) {
-                oom = "out of memory";
-                break;
-            }
             wr = put_sample(w, r, merge, &el, stack, n, rec.sample.count,
                             (int64_t)rec.sample.thread, rec.sample.region);
-            if (wr == -2)
-                oom = "out of memory";
             break;
         }
         case SR_END:
             wr = put_merged(w, r, merge);
             break;
         }
-        if (oom || wr != 0)
+        if (wr != 0)
             break;
     }
     free(stack);
@@ -237,9 +215,8 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
         fprintf(stderr, "cycprof pprof: %s\n", sr_error(r));
         return -1;
     }
-    if (oom || rc != 0) {
-        fprintf(stderr, "cycprof pprof: %s: %s\n", out_path,
-                oom ? oom : pw_error(w));
+    if (rc != 0) {               /* the writer failed */
+        fprintf(stderr, "cycprof pprof: %s: %s\n", out_path, pw_error(w));
         return -1;
     }
     return finish(r, w, out_path);
@@ -310,20 +287,17 @@ static int convert_coarse(struct stacks_reader *r, struct pprof_writer *w,
 
 /* With a zkVM model: the second sample type, and the model and its
  * segment table as comments (docs/zkvm.md). */
-static int start_zkvm(struct stacks_reader *r, struct pprof_writer *w)
+static void start_zkvm(struct stacks_reader *r, struct pprof_writer *w)
 {
     const struct sr_header *h = sr_header(r);
     char line[512];
     if (!h->zk_model)
-        return 0;
-    if (pw_zkvm(w) != 0)
-        return -1;
+        return;
+    pw_zkvm(w);
     for (size_t i = 0; i < h->zk_table_lines; i++) {
         snprintf(line, sizeof line, "cycprof-zkvm: %s", h->zk_table[i]);
-        if (pw_comment(w, line) != 0)
-            return -1;
+        pw_comment(w, line);
     }
-    return 0;
 }
 
 /* Converts DUMP into the already-open temporary file `f`. */
@@ -332,11 +306,10 @@ static int write_profile(struct stacks_reader *r, FILE *f, int level,
                          const char *out_path)
 {
     struct gzip_stream *gz = gzs_open(f, level);
-    struct pprof_writer *w = gz ? pw_new(gz) : NULL;
+    struct pprof_writer *w = pw_new(gz);
     int rc = -1;
-    if (!w || start_zkvm(r, w) != 0)
-        fprintf(stderr, "cycprof pprof: %s: out of memory\n", out_path);
-    else if ((coarse_max ? convert_coarse(r, w, coarse_max, user_max,
+    start_zkvm(r, w);
+    if ((coarse_max ? convert_coarse(r, w, coarse_max, user_max,
                                           out_path)
                          : convert(r, w, out_path)) == 0) {
         if (gzs_finish(gz) != 0)
@@ -439,11 +412,8 @@ int cmd_pprof(int argc, char **argv)
 
     /* Read the header before creating anything: a dump that is not one
      * leaves no trace. */
+    cu_oom_names("pprof", dump);
     struct stacks_reader *r = sr_open_following(dump, follow ? 0 : -1);
-    if (!r) {
-        fprintf(stderr, "cycprof pprof: %s: out of memory\n", dump);
-        return 1;
-    }
     if (sr_error(r)) {
         fprintf(stderr, "cycprof pprof: %s\n", sr_error(r));
         sr_close(r);
@@ -457,6 +427,7 @@ int cmd_pprof(int argc, char **argv)
         sr_close(r);
         return 1;
     }
+    cu_oom_names("pprof", out);
     uint64_t line_samples = 0;
     uint64_t n = follow ? 0 : count_samples(dump, &line_samples);
     uint64_t coarse_max = per_function || line_samples

@@ -1,14 +1,14 @@
 /* `cycprof report`: a cg_annotate-style top-N table of where the exact
  * instruction counts went, by function, file, line, object or whole stack. */
 #define _POSIX_C_SOURCE 200809L
-#include "commands.h"
-#include "cmdutil.h"
-#include "cost_rank.h"
-#include "region_table.h"
-#include "report_common.h"
-#include "report_json.h"
-#include "stack_input.h"
-#include "stack_profile.h"
+#include "commands/commands.h"
+#include "util/cmdutil.h"
+#include "analyse/cost_rank.h"
+#include "read/region_table.h"
+#include "commands/report_common.h"
+#include "write/report_json.h"
+#include "read/stack_input.h"
+#include "model/stack_profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* See report_common.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "report_common.h"
-#include "cmdutil.h"
-#include "pprof_costs.h"
-#include "profile_kind.h"
+#include "commands/report_common.h"
+#include "util/cmdutil.h"
+#include "read/pprof_costs.h"
+#include "read/profile_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,7 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
             return -1;
         }
     }
-    cu_escape_strings_for_terminal(p->names.str, p->names.n);
+    intern_escape_for_terminal(&p->names);
     cu_escape_strings_for_terminal(p->events, p->nev);
     cu_escape_strings_for_terminal(&p->cmd, 1);
     return 0;

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "callgrind_reader.h"
-#include "cost_rank.h"
+#include "read/callgrind_reader.h"
+#include "analyse/cost_rank.h"
 
 /* Read files[0..n) into p (merged by name): callgrind-format files, and
  * pprof profiles (pprof_costs.h). On failure prints one line

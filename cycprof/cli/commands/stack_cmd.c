@@ -1,8 +1,8 @@
 /* See stack_cmd.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "stack_cmd.h"
-#include "cmdutil.h"
-#include "out_file.h"
+#include "commands/stack_cmd.h"
+#include "util/cmdutil.h"
+#include "util/out_file.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* See cmdutil.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "cmdutil.h"
+#include "util/cmdutil.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -48,12 +48,22 @@ static char *escape_controls(const char *s)
     return out;
 }
 
+int cu_escaping_for_terminal(void)
+{
+    return cu_output_is_stdout && isatty(STDOUT_FILENO);
+}
+
+char *cu_escaped_for_terminal(const char *s)
+{
+    return s ? escape_controls(s) : NULL;
+}
+
 void cu_escape_strings_for_terminal(char **strs, size_t n)
 {
-    if (!cu_output_is_stdout || !isatty(STDOUT_FILENO))
+    if (!cu_escaping_for_terminal())
         return;
     for (size_t i = 0; i < n; i++) {
-        char *e = strs[i] ? escape_controls(strs[i]) : NULL;
+        char *e = cu_escaped_for_terminal(strs[i]);
         if (e) {
             free(strs[i]);
             strs[i] = e;
@@ -85,10 +95,29 @@ int cu_fail_named(char *err, size_t errlen, const char *name,
     return -1;
 }
 
+static const char *oom_cmd, *oom_name;
+static void (*oom_cleanup)(void);
+
+void cu_oom_names(const char *cmd, const char *name)
+{
+    oom_cmd = cmd;
+    oom_name = name;
+}
+
+void cu_at_oom(void (*cleanup)(void))
+{
+    oom_cleanup = cleanup;
+}
+
 /* Status 1, as for any input too large to handle: 2 means bad usage. */
 void cu_oom(void)
 {
-    fputs("cycprof: out of memory\n", stderr);
+    if (oom_cleanup)
+        oom_cleanup();
+    if (oom_cmd)
+        fprintf(stderr, "cycprof %s: %s: out of memory\n", oom_cmd, oom_name);
+    else
+        fputs("cycprof: out of memory\n", stderr);
     exit(1);
 }
 
@@ -140,24 +169,17 @@ size_t cu_grown_cap(size_t cap, size_t need, size_t elem)
     return nc;
 }
 
-int cu_try_grow(void *arr, size_t *cap, size_t need, size_t elem)
+void cu_grow(void *arr, size_t *cap, size_t need, size_t elem)
 {
     void **a = arr;
     if (need <= *cap)
-        return 0;
+        return;
     size_t nc = cu_grown_cap(*cap, need, elem);
     void *p = nc ? realloc(*a, nc * elem) : NULL;
     if (!p)
-        return -1;
+        cu_oom();
     *a = p;
     *cap = nc;
-    return 0;
-}
-
-void cu_grow(void *arr, size_t *cap, size_t need, size_t elem)
-{
-    if (cu_try_grow(arr, cap, need, elem) != 0)
-        cu_oom();
 }
 
 int cu_parse_u64(const char *s, uint64_t *out)

@@ -27,22 +27,33 @@ int cu_fail_named(char *err, size_t errlen, const char *name,
  * -o names another output. */
 extern int cu_output_is_stdout;
 void cu_escape_strings_for_terminal(char **strs, size_t n);
+/* The pieces of it, for strings it may not free (intern_escape_for_terminal):
+ * whether output is escaped, and s escaped (malloc'd), or NULL when s has
+ * nothing to escape. */
+int cu_escaping_for_terminal(void);
+char *cu_escaped_for_terminal(const char *s);
 
 /* Allocation that never returns NULL: out of memory is not something a
- * profile reader can recover from, so we report it and exit. */
+ * profile reader can recover from, so we report it and exit: the
+ * command's one rule for it (util/README.md). */
 void cu_oom(void) __attribute__((noreturn));   /* says so, exits 1 */
+/* cu_oom's line names the subcommand and the file it works on, "cycprof
+ * CMD: NAME: out of memory", once they are set (else "cycprof: out of
+ * memory"); both strings must outlive the run. */
+void cu_oom_names(const char *cmd, const char *name);
+/* cu_oom runs cleanup before it exits (out_file.h: no temporary file is
+ * left behind). */
+void cu_at_oom(void (*cleanup)(void));
 void *cu_malloc(size_t n);
 void *cu_calloc(size_t n, size_t size);
 void *cu_realloc(void *p, size_t n);
 char *cu_strdup(const char *s);
 char *cu_strndup(const char *s, size_t n);
 
-/* Grow *arr (element size elem) so that it holds at least need elements. */
+/* Grow *arr (element size elem) so that it holds at least need elements;
+ * new elements are not zeroed. */
 void cu_grow(void *arr, size_t *cap, size_t need, size_t elem);
-/* The same, returning -1 (and changing nothing) when out of memory, for
- * the code that reports it itself. New elements are not zeroed. */
-int cu_try_grow(void *arr, size_t *cap, size_t need, size_t elem);
-/* The capacity those grow *cap to: doubling from 16 until need fits; 0
+/* The capacity it grows *cap to: doubling from 16 until need fits; 0
  * when the size would overflow. For arrays that grow side by side. */
 size_t cu_grown_cap(size_t cap, size_t need, size_t elem);
 

@@ -1,7 +1,8 @@
 /* line_reader: see line_reader.h. The buffer holds [start, end) unread bytes;
  * it is refilled by moving the partial line to the front and reading more,
  * and doubled when one line does not fit. */
-#include "line_reader.h"
+#include "util/line_reader.h"
+#include "util/cmdutil.h"
 
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -26,14 +27,8 @@ struct line_reader {
 
 struct line_reader *lr_new(FILE *f)
 {
-    struct line_reader *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
-    r->buf = malloc(LR_INITIAL + 1);   /* + 1: room for the final NUL */
-    if (!r->buf) {
-        free(r);
-        return NULL;
-    }
+    struct line_reader *r = cu_calloc(1, sizeof *r);
+    r->buf = cu_malloc(LR_INITIAL + 1);   /* + 1: room for the final NUL */
     r->f = f;
     r->size = LR_INITIAL;
     r->done_fd = -1;
@@ -90,12 +85,9 @@ static int fill(struct line_reader *r)
     }
     if (r->end == r->size) {
         size_t size = r->size * 2;
-        char *b = size > r->size ? realloc(r->buf, size + 1) : NULL;
-        if (!b) {
-            r->err = ENOMEM;
-            return -1;
-        }
-        r->buf = b;
+        if (size <= r->size)
+            cu_oom();
+        r->buf = cu_realloc(r->buf, size + 1);
         r->size = size;
     }
     size_t n = read_more(r);

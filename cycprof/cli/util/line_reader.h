@@ -11,7 +11,7 @@
 
 struct line_reader;
 
-/* Reads from `f` (which stays owned by the caller). NULL on out of memory. */
+/* Reads from `f` (which stays owned by the caller). */
 struct line_reader *lr_new(FILE *f);
 void lr_free(struct line_reader *r);
 

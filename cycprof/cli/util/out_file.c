@@ -1,6 +1,7 @@
 /* out_file: see out_file.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "out_file.h"
+#include "util/out_file.h"
+#include "util/cmdutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,9 +26,17 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-/* A stopped run leaves no temporary file behind. */
+static void remove_open_tmp(void)
+{
+    char *p = open_tmp;
+    if (p)
+        unlink(p);
+}
+
+/* A stopped run, or one out of memory, leaves no temporary file behind. */
 static void remove_tmp_on_signals(void)
 {
+    cu_at_oom(remove_open_tmp);
     static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         signal(sigs[i], on_signal);
@@ -49,11 +58,9 @@ static int names_open_file(const char *s)
  * *target (malloc'd); *in_place when it must be written in place. */
 static int resolve(const char *path, char **target, int *in_place)
 {
-    char *cur = strdup(path);
+    char *cur = cu_strdup(path);
     char link[PATH_MAX];
     struct stat st;
-    if (!cur)
-        return ENOMEM;
     *in_place = names_open_file(path);
     for (int hops = 0; !*in_place; hops++) {
         ssize_t n = readlink(cur, link, sizeof link - 1);
@@ -70,11 +77,7 @@ static int resolve(const char *path, char **target, int *in_place)
         }
         const char *slash = strrchr(cur, '/');
         size_t dirlen = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
-        char *next = malloc(dirlen + (size_t)n + 1);
-        if (!next) {
-            free(cur);
-            return ENOMEM;
-        }
+        char *next = cu_malloc(dirlen + (size_t)n + 1);
         memcpy(next, cur, dirlen);
         memcpy(next + dirlen, link, (size_t)n + 1);
         free(cur);
@@ -126,12 +129,7 @@ int of_open(struct out_file *o, const char *path, char *err, size_t errlen)
         fd = open_in_place(o->target);
     } else {
         size_t n = strlen(o->target) + 32;
-        o->tmp = malloc(n);
-        if (!o->tmp) {
-            free(o->target);
-            set_err(err, errlen, path, ENOMEM);
-            return -1;
-        }
+        o->tmp = cu_malloc(n);
         snprintf(o->tmp, n, "%s.tmp.%ld", o->target, (long)getpid());
         /* O_EXCL: never write through a file or link someone put there. */
         fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);

@@ -1,36 +1,42 @@
 #!/usr/bin/env python3
-"""Reads the Valgrind tool's sources and checks that its dependencies run
+"""Reads the sources of the Valgrind tool (cycprof/tool/) or of the cycprof
+command (cycprof/cli/, with --cli) and checks that their dependencies run
 one way (docs/internals/architecture.md):
 
   - a module is A.c with its A.h (or a lone header); module A depends on
     module B when A.c or A.h has #include "B.h";
   - no two modules depend on each other, directly or round a circle;
-  - a module depends on none of a higher folder (FOLDERS, lowest first).
+  - a module depends on none of a higher folder (FLOORS, lowest first).
 
-Usage: layering.py TOOL_DIR [--graph]
+Usage: layering.py DIR [--cli] [--graph]
 Prints each circle and each upward include; exits 1 if there is any.
 --graph also prints every module's dependencies, lowest folder first."""
 import os
 import re
 import sys
 
-# The tool's folders, lowest first: a file may include headers of its own
-# folder and of the folders before it, never of one after it.
-FOLDERS = ["base", "memory", "symbols", "determinism", "counting", "control", "output", "main"]
+# The folders of each program, lowest first: a file may include headers of
+# its own folder and of the folders before it, never of one after it. The
+# command's main.c is in its top folder itself (".").
+FLOORS = {
+    "tool": ["base", "memory", "symbols", "determinism", "counting", "control", "output",
+             "main"],
+    "cli": ["util", "model", "read", "analyse", "write", "commands", "cargo", "."],
+}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
-def modules(tool_dir):
+def modules(src_dir):
     """{module: folder}, {module: [file paths]}."""
     folder_of, files_of = {}, {}
-    for root, _dirs, names in os.walk(tool_dir):
+    for root, _dirs, names in os.walk(src_dir):
         for name in names:
             base, ext = os.path.splitext(name)
             if ext not in (".c", ".h"):
                 continue
             path = os.path.join(root, name)
-            folder = os.path.relpath(root, tool_dir)
+            folder = os.path.relpath(root, src_dir)
             if base in folder_of and folder_of[base] != folder:
                 sys.exit("layering: %s.c and %s.h are in different folders (%s, %s)"
                          % (base, base, folder_of[base], folder))
@@ -121,12 +127,13 @@ def circles(deps):
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(args) != 1:
         sys.exit(__doc__)
-    tool_dir = sys.argv[1]
-    folder_of, files_of = modules(tool_dir)
+    floors = FLOORS["cli" if "--cli" in sys.argv[1:] else "tool"]
+    folder_of, files_of = modules(args[0])
     deps = dependencies(folder_of, files_of)
-    rank = {f: i for i, f in enumerate(FOLDERS)}
+    rank = {f: i for i, f in enumerate(floors)}
     failures = 0
 
     for scc, path in circles(deps):
@@ -145,7 +152,7 @@ def main():
     for mod in sorted(folder_of):
         if folder_of[mod] not in rank:
             print("module %s is in folder '%s', which is not one of the layers %s"
-                  % (mod, folder_of[mod], " < ".join(FOLDERS)))
+                  % (mod, folder_of[mod], " < ".join(floors)))
             failures += 1
 
     if "--graph" in sys.argv[2:]:

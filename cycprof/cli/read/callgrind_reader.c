@@ -1,0 +1,698 @@
+/* See callgrind_reader.h. The parser is line based and strict: anything it
+ * does not understand is an error with the file name and line number, never
+ * a guess, because a silently misread profile gives wrong exact counts. */
+#define _POSIX_C_SOURCE 200809L
+#include "read/callgrind_reader.h"
+#include "model/event_names.h"
+#include "util/cmdutil.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Name compression contexts: "(id) name" defines, "(id)" refers back.
+ * fl/fi/fe/cfi/cfl/jfi share the file table, fn/cfn/jfn the function table,
+ * ob/cob the object table (as in callgrind's writer). */
+enum { CTX_FILE, CTX_FN, CTX_OB };
+
+enum { POS_LINE, POS_INSTR };
+
+typedef struct parser {
+    cg_profile_t *p;
+    const char *name;
+    unsigned long lineno;
+    char *err;
+    size_t errlen;
+
+    tuplemap_t comp;        /* (ctx, id) -> index into comp_val */
+    uint32_t *comp_val;
+    size_t comp_cap;
+
+    int have_events;        /* an events: line was seen in this part */
+    int colmap[CG_MAX_EVENTS]; /* column of this part -> profile event */
+    size_t ncol;
+    int pos_kind[2];
+    size_t npos;
+    uint64_t prev_pos[2];
+
+    uint32_t ob, fl, fn;    /* current object, file (fl/fi/fe), function */
+    size_t fn_idx;          /* record of (fl, fn) or SIZE_MAX */
+    uint32_t cfl;           /* file from cfi=/cfl= awaiting a cfn= */
+    size_t callee_idx;      /* record of the last cfn=, or SIZE_MAX */
+    int pending;            /* 0, or which kind of line must follow */
+
+    int part_has_body;
+    int have_summary, have_totals;
+    uint64_t summary[CG_MAX_EVENTS], ptotals[CG_MAX_EVENTS];
+    uint64_t part_self[CG_MAX_EVENTS];
+} parser_t;
+
+enum { PEND_NONE, PEND_CALL, PEND_JUMP };
+
+static int fail(parser_t *ps, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int fail(parser_t *ps, const char *fmt, ...)
+{
+    char msg[CU_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (ps->lineno)
+        snprintf(ps->err, ps->errlen, "%s:%lu: %s", ps->name, ps->lineno, msg);
+    else
+        snprintf(ps->err, ps->errlen, "%s: %s", ps->name, msg);
+    return -1;
+}
+
+/* dst[e] += v[e] for each event; sums past 2^64-1 are an error rather
+ * than a wrapped number. */
+static int add_costs(parser_t *ps, uint64_t *dst, const uint64_t *v,
+                     const char *what)
+{
+    for (size_t e = 0; e < ps->p->nev; e++)
+        if (cu_add_u64(&dst[e], v[e]) != 0)
+            return fail(ps, "the %s of %s add up to more than 2^64-1",
+                        what, ps->p->events[e]);
+    return 0;
+}
+
+void cg_init(cg_profile_t *p)
+{
+    memset(p, 0, sizeof *p);
+    intern_init(&p->names);
+    tuplemap_init(&p->lines);
+    tuplemap_init(&p->fns);
+}
+
+void cg_free(cg_profile_t *p)
+{
+    intern_free(&p->names);
+    for (size_t i = 0; i < p->nev; i++)
+        free(p->events[i]);
+    free(p->cmd);
+    free(p->creator);
+    free(p->deterministic);
+    for (size_t i = 0; i < p->nfiles; i++)
+        free(p->files[i]);
+    free(p->files);
+    tuplemap_free(&p->lines);
+    free(p->line_cost);
+    tuplemap_free(&p->fns);
+    free(p->fn_self);
+    free(p->fn_out);
+    free(p->fn_in);
+    free(p->fn_called);
+    free(p->fn_ob);
+    for (size_t i = 0; i < p->zk_table_lines; i++)
+        free(p->zk_table[i]);
+    free(p->zk_table);
+    memset(p, 0, sizeof *p);
+}
+
+int cg_event_index(const cg_profile_t *p, const char *name)
+{
+    for (size_t i = 0; i < p->nev; i++)
+        if (strcmp(p->events[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int cg_event_find(const cg_profile_t *p, const char *name)
+{
+    return ev_find((const char *const *)p->events, (int)p->nev, name);
+}
+
+void cg_event_list(const cg_profile_t *p, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; i < p->nev; i++) {
+        strncat(buf, i ? " " : "", len - strlen(buf) - 1);
+        strncat(buf, p->events[i], len - strlen(buf) - 1);
+    }
+}
+
+const char *cg_event_long_name(const char *ev)
+{
+    static const char *const tab[][2] = {
+        {"Ir", "Instructions"},       {"Dr", "Data reads"},
+        {"Dw", "Data writes"},        {"I1mr", "I1 read misses"},
+        {"D1mr", "D1 read misses"},   {"D1mw", "D1 write misses"},
+        {"ILmr", "LL instr read misses"}, {"DLmr", "LL data read misses"},
+        {"DLmw", "LL data write misses"}, {"Bc", "Conditional branches"},
+        {"Bcm", "Mispredicted cond. branches"}, {"Bi", "Indirect branches"},
+        {"Bim", "Mispredicted ind. branches"},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (strcmp(tab[i][0], ev) == 0)
+            return tab[i][1];
+    return ev;
+}
+
+/* ---- small lexing helpers ---- */
+
+static const char *skip_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* Parse an unsigned decimal or 0x-hex number at *s; advances *s. */
+static int lex_u64(const char **s, uint64_t *out)
+{
+    const char *c = *s;
+    uint64_t v = 0;
+    int base = 10, digits = 0;
+    if (c[0] == '0' && (c[1] == 'x' || c[1] == 'X')) {
+        base = 16;
+        c += 2;
+    }
+    for (;; c++) {
+        unsigned d;
+        if (*c >= '0' && *c <= '9')
+            d = (unsigned)(*c - '0');
+        else if (base == 16 && *c >= 'a' && *c <= 'f')
+            d = (unsigned)(*c - 'a' + 10);
+        else if (base == 16 && *c >= 'A' && *c <= 'F')
+            d = (unsigned)(*c - 'A' + 10);
+        else
+            break;
+        if (v > (UINT64_MAX - d) / (unsigned)base)
+            return -1;
+        v = v * (unsigned)base + d;
+        digits++;
+    }
+    if (!digits)
+        return -1;
+    *s = c;
+    *out = v;
+    return 0;
+}
+
+/* ---- record storage ---- */
+
+size_t cg_fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob)
+{
+    int added;
+    size_t i = tuplemap_get(&p->fns, fl, fn, 0, 0, &added);
+    if (added) {
+        if (p->fns.n > p->fn_cap) {
+            size_t nc = cu_grown_cap(p->fn_cap, p->fns.n, p->nev * 8);
+            if (!nc)
+                cu_oom();
+            p->fn_self = cu_realloc(p->fn_self, nc * p->nev * 8);
+            p->fn_out = cu_realloc(p->fn_out, nc * p->nev * 8);
+            p->fn_in = cu_realloc(p->fn_in, nc * p->nev * 8);
+            p->fn_called = cu_realloc(p->fn_called, nc);
+            p->fn_ob = cu_realloc(p->fn_ob, nc * sizeof *p->fn_ob);
+            p->fn_cap = nc;
+        }
+        memset(p->fn_self + i * p->nev, 0, p->nev * 8);
+        memset(p->fn_out + i * p->nev, 0, p->nev * 8);
+        memset(p->fn_in + i * p->nev, 0, p->nev * 8);
+        p->fn_called[i] = 0;
+        p->fn_ob[i] = ob;
+    } else if (p->fn_ob[i] == CG_NONE) {
+        p->fn_ob[i] = ob;
+    }
+    return i;
+}
+
+uint64_t *cg_line_record(cg_profile_t *p, uint32_t ob, uint32_t fl,
+                          uint32_t fn, uint32_t line)
+{
+    int added;
+    size_t i = tuplemap_get(&p->lines, ob, fl, fn, line, &added);
+    if (added) {
+        cu_grow(&p->line_cost, &p->line_cost_cap, p->lines.n, p->nev * 8);
+        memset(p->line_cost + i * p->nev, 0, p->nev * 8);
+    }
+    return p->line_cost + i * p->nev;
+}
+
+/* ---- name compression ---- */
+
+/* Resolve "(id) name", "(id)" or "name" in context ctx to a name id. */
+static int resolve(parser_t *ps, int ctx, const char *s, uint32_t *out)
+{
+    s = skip_ws(s);
+    if (*s == '(') {
+        const char *c = s + 1;
+        uint64_t id;
+        if (*c >= '0' && *c <= '9' && lex_u64(&c, &id) == 0 && *c == ')' &&
+            id <= UINT32_MAX) {
+            const char *rest = skip_ws(c + 1);
+            int added;
+            size_t i = tuplemap_get(&ps->comp, (uint32_t)ctx, (uint32_t)id, 0,
+                                    0, &added);
+            if (added)
+                cu_grow(&ps->comp_val, &ps->comp_cap, ps->comp.n,
+                        sizeof *ps->comp_val);
+            if (*rest) {
+                ps->comp_val[i] = intern(&ps->p->names, rest);
+            } else if (added) {
+                static const char *const what[] = {"file", "function",
+                                                   "object"};
+                return fail(ps, "%s name (%llu) used before it is defined",
+                            what[ctx], (unsigned long long)id);
+            }
+            *out = ps->comp_val[i];
+            return 0;
+        }
+        /* Not a compression prefix, e.g. "(below main)": a literal name. */
+    }
+    *out = intern(&ps->p->names, s);
+    return 0;
+}
+
+/* ---- header lines ---- */
+
+/* Close a part: check its costs against its totals, add them up.
+ * callgrind and cycprof end every part with "totals:", the exact sum of the
+ * part's cost lines; "summary:" in the header may differ slightly under
+ * callgrind's cache simulation, so it is only used to spot a file that was
+ * cut before its "totals:" line. */
+static int end_part(parser_t *ps)
+{
+    cg_profile_t *p = ps->p;
+    if (ps->part_has_body || ps->have_summary || ps->have_totals) {
+        for (size_t e = 0; e < p->nev; e++) {
+            if (ps->have_totals && ps->ptotals[e] != ps->part_self[e])
+                return fail(ps, "the costs add up to %llu %s but 'totals:' "
+                            "says %llu (corrupt file?)",
+                            (unsigned long long)ps->part_self[e],
+                            p->events[e],
+                            (unsigned long long)ps->ptotals[e]);
+            if (!ps->have_totals && ps->have_summary &&
+                ps->summary[e] != ps->part_self[e])
+                return fail(ps, "no 'totals:' line and the costs add up to "
+                            "%llu %s, not the %llu of 'summary:' (truncated "
+                            "file?)", (unsigned long long)ps->part_self[e],
+                            p->events[e], (unsigned long long)ps->summary[e]);
+        }
+        /* callgrind_annotate's choice: summary:, else totals:, else the
+         * sum of the self costs. */
+        const uint64_t *t = ps->have_summary  ? ps->summary
+                            : ps->have_totals ? ps->ptotals
+                                              : ps->part_self;
+        if (add_costs(ps, p->totals, t, "totals of the parts") != 0)
+            return -1;
+        p->nparts++;
+    }
+    ps->part_has_body = ps->have_summary = ps->have_totals = 0;
+    memset(ps->summary, 0, sizeof ps->summary);
+    memset(ps->ptotals, 0, sizeof ps->ptotals);
+    memset(ps->part_self, 0, sizeof ps->part_self);
+    ps->prev_pos[0] = ps->prev_pos[1] = 0;
+    return 0;
+}
+
+static int parse_events(parser_t *ps, const char *s)
+{
+    cg_profile_t *p = ps->p;
+    size_t n = 0;
+    char *names[CG_MAX_EVENTS];
+    s = skip_ws(s);
+    while (*s) {
+        const char *b = s;
+        while (*s && *s != ' ' && *s != '\t')
+            s++;
+        if (n == CG_MAX_EVENTS) {
+            for (size_t i = 0; i < n; i++)
+                free(names[i]);
+            return fail(ps, "more than %d events", CG_MAX_EVENTS);
+        }
+        names[n++] = cu_strndup(b, (size_t)(s - b));
+        s = skip_ws(s);
+    }
+    if (!n)
+        return fail(ps, "empty 'events:' line");
+    int rc = 0;
+    if (!p->nev) {
+        /* The first events: line fixes the profile's events. */
+        for (size_t i = 0; i < n; i++) {
+            for (size_t j = 0; j < i; j++)
+                if (strcmp(names[i], names[j]) == 0) {
+                    rc = fail(ps, "event '%s' listed twice", names[i]);
+                    goto out;
+                }
+        }
+        for (size_t i = 0; i < n; i++) {
+            p->events[i] = names[i];
+            ps->colmap[i] = (int)i;
+            names[i] = NULL;
+        }
+        p->nev = n;
+    } else {
+        /* Later parts or files: map their columns by event name. */
+        for (size_t i = 0; i < n && !rc; i++) {
+            int e = cg_event_index(p, names[i]);
+            if (e < 0)
+                rc = fail(ps, "event '%s' is not among the events of the "
+                              "first profile (%s%s)",
+                          names[i], p->events[0], p->nev > 1 ? " ..." : "");
+            for (size_t j = 0; j < i && !rc; j++)
+                if (ps->colmap[j] == e)
+                    rc = fail(ps, "event '%s' listed twice", names[i]);
+            ps->colmap[i] = e;
+        }
+    }
+    ps->ncol = n;
+    ps->have_events = 1;
+out:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    return rc;
+}
+
+static int parse_positions(parser_t *ps, const char *s)
+{
+    size_t n = 0;
+    s = skip_ws(s);
+    while (*s) {
+        const char *b = s;
+        while (*s && *s != ' ' && *s != '\t')
+            s++;
+        size_t len = (size_t)(s - b);
+        int kind;
+        if (len == 4 && strncmp(b, "line", 4) == 0)
+            kind = POS_LINE;
+        else if ((len == 5 && strncmp(b, "instr", 5) == 0) ||
+                 (len == 4 && strncmp(b, "addr", 4) == 0))
+            kind = POS_INSTR;
+        else
+            return fail(ps, "unknown position kind '%.*s' (expected line, "
+                            "instr or addr)", (int)len, b);
+        if (n == 2)
+            return fail(ps, "too many position kinds");
+        ps->pos_kind[n++] = kind;
+        s = skip_ws(s);
+    }
+    if (!n)
+        return fail(ps, "empty 'positions:' line");
+    ps->npos = n;
+    return 0;
+}
+
+/* Parse a vector of costs in this part's column order into out[profile ev]. */
+static int parse_costs(parser_t *ps, const char *s, uint64_t *out)
+{
+    memset(out, 0, sizeof(uint64_t) * CG_MAX_EVENTS);
+    size_t col = 0;
+    s = skip_ws(s);
+    while (*s) {
+        uint64_t v;
+        if (col == ps->ncol)
+            return fail(ps, "more costs than events (%zu)", ps->ncol);
+        if (lex_u64(&s, &v) < 0 || (*s && *s != ' ' && *s != '\t'))
+            return fail(ps, "malformed cost number");
+        if (cu_add_u64(&out[ps->colmap[col++]], v) != 0)
+            return fail(ps, "costs of one event add up to more than 2^64-1");
+        s = skip_ws(s);
+    }
+    return 0;
+}
+
+static int header_line(parser_t *ps, const char *key, size_t klen,
+                       const char *val)
+{
+    cg_profile_t *p = ps->p;
+#define IS(k) (klen == sizeof(k) - 1 && strncmp(key, k, klen) == 0)
+    if (IS("version")) {
+        uint64_t v;
+        const char *c = skip_ws(val);
+        if (lex_u64(&c, &v) < 0 || v > 1)
+            return fail(ps, "unsupported format version '%s'", skip_ws(val));
+    } else if (IS("part")) {
+        return end_part(ps);
+    } else if (IS("events")) {
+        if (ps->part_has_body)
+            return fail(ps, "'events:' after cost lines of the same part");
+        return parse_events(ps, val);
+    } else if (IS("positions")) {
+        return parse_positions(ps, val);
+    } else if (IS("summary") || IS("totals")) {
+        uint64_t v[CG_MAX_EVENTS];
+        if (!ps->have_events)
+            return fail(ps, "'%.*s:' before 'events:'", (int)klen, key);
+        if (parse_costs(ps, val, v) < 0)
+            return -1;
+        if (IS("summary")) {
+            memcpy(ps->summary, v, sizeof v);
+            ps->have_summary = 1;
+        } else {
+            memcpy(ps->ptotals, v, sizeof v);
+            ps->have_totals = 1;
+        }
+    } else if (IS("cmd")) {
+        if (!p->cmd)
+            p->cmd = cu_strdup(skip_ws(val));
+    } else if (IS("creator")) {
+        if (!p->creator)
+            p->creator = cu_strdup(skip_ws(val));
+    } else if (IS("desc")) {
+        const char *d = skip_ws(val);
+        if (!p->deterministic && strncmp(d, "Deterministic:", 14) == 0)
+            p->deterministic = cu_strdup(skip_ws(d + 14));
+    }
+    /* pid:, thread:, other desc:, event: and unknown headers carry nothing
+     * we need; the format allows new header keys, so they are not errors. */
+    return 0;
+#undef IS
+}
+
+/* ---- body lines ---- */
+
+static int cost_line(parser_t *ps, const char *s)
+{
+    cg_profile_t *p = ps->p;
+    uint64_t pos[2] = {0, 0};
+    uint64_t cost[CG_MAX_EVENTS];
+
+    if (!ps->have_events)
+        return fail(ps, "cost line before 'events:'");
+    for (size_t i = 0; i < ps->npos; i++) {
+        uint64_t v;
+        s = skip_ws(s);
+        if (*s == '+' || *s == '-') {
+            /* Relative to the previous value of the same position kind. */
+            int neg = *s == '-';
+            s++;
+            if (lex_u64(&s, &v) < 0)
+                return fail(ps, "malformed relative position");
+            pos[i] = neg ? ps->prev_pos[i] - v : ps->prev_pos[i] + v;
+        } else if (*s == '*') {
+            s++;
+            pos[i] = ps->prev_pos[i];
+        } else if (lex_u64(&s, &v) == 0) {
+            pos[i] = v;
+        } else {
+            return fail(ps, "malformed position");
+        }
+        if (*s && *s != ' ' && *s != '\t')
+            return fail(ps, "malformed position");
+        ps->prev_pos[i] = pos[i];
+    }
+    if (parse_costs(ps, s, cost) < 0)
+        return -1;
+    ps->part_has_body = 1;
+
+    int pend = ps->pending;
+    ps->pending = PEND_NONE;
+    if (pend == PEND_JUMP)
+        return 0; /* the source position of a jump carries no cost */
+    if (ps->fn == CG_NONE)
+        return fail(ps, "cost line before any 'fn='");
+
+    if (pend == PEND_CALL) {
+        /* The inclusive cost of a call: charged to the caller as "calls
+         * within the function" and to the callee as "received". */
+        size_t ci = ps->callee_idx;
+        uint64_t *out = p->fn_out + ps->fn_idx * p->nev;
+        uint64_t *in = p->fn_in + ci * p->nev;
+        if (add_costs(ps, out, cost, "calls from a function") != 0 ||
+            add_costs(ps, in, cost, "calls to a function") != 0)
+            return -1;
+        p->fn_called[ci] = 1;
+        return 0;
+    }
+
+    uint64_t line = 0;
+    for (size_t i = 0; i < ps->npos; i++)
+        if (ps->pos_kind[i] == POS_LINE)
+            line = pos[i];
+    if (line > UINT32_MAX - 1)
+        line = UINT32_MAX - 1;
+    uint64_t *lc = cg_line_record(p, ps->ob, ps->fl, ps->fn, (uint32_t)line);
+    uint64_t *fc = p->fn_self + ps->fn_idx * p->nev;
+    if (add_costs(ps, ps->part_self, cost, "costs") != 0 ||
+        add_costs(ps, lc, cost, "costs of a line") != 0 ||
+        add_costs(ps, fc, cost, "costs of a function") != 0)
+        return -1;
+    return 0;
+}
+
+static int spec_line(parser_t *ps, const char *key, size_t klen,
+                     const char *val)
+{
+    cg_profile_t *p = ps->p;
+    uint32_t id;
+#define IS(k) (klen == sizeof(k) - 1 && strncmp(key, k, klen) == 0)
+    if (ps->pending == PEND_CALL)
+        return fail(ps, "'calls=' must be followed by its cost line");
+    /* Records are sized by the number of events, so it must be known. */
+    if (!p->nev)
+        return fail(ps, "'%.*s=' before 'events:'", (int)klen, key);
+    if (IS("ob")) {
+        if (resolve(ps, CTX_OB, val, &ps->ob) < 0)
+            return -1;
+    } else if (IS("fl") || IS("fi") || IS("fe")) {
+        if (resolve(ps, CTX_FILE, val, &ps->fl) < 0)
+            return -1;
+        /* fi=/fe= switch the file of the current function: like
+         * callgrind_annotate, costs then go to "inlinefile:function". */
+        if (!IS("fl") && ps->fn != CG_NONE)
+            ps->fn_idx = cg_fn_record(p, ps->fl, ps->fn, ps->ob);
+    } else if (IS("fn")) {
+        if (resolve(ps, CTX_FN, val, &ps->fn) < 0)
+            return -1;
+        if (ps->fl == CG_NONE)
+            ps->fl = intern(&p->names, "???");
+        ps->fn_idx = cg_fn_record(p, ps->fl, ps->fn, ps->ob);
+    } else if (IS("cob")) {
+        if (resolve(ps, CTX_OB, val, &id) < 0)
+            return -1;
+    } else if (IS("cfi") || IS("cfl")) {
+        if (resolve(ps, CTX_FILE, val, &ps->cfl) < 0)
+            return -1;
+    } else if (IS("cfn")) {
+        if (resolve(ps, CTX_FN, val, &id) < 0)
+            return -1;
+        /* A callee without cfi= lives in the caller's current file. */
+        uint32_t f = ps->cfl != CG_NONE ? ps->cfl : ps->fl;
+        if (f == CG_NONE)
+            f = intern(&p->names, "???");
+        ps->callee_idx = cg_fn_record(p, f, id, CG_NONE);
+        ps->cfl = CG_NONE;
+    } else if (IS("calls")) {
+        uint64_t n;
+        const char *c = skip_ws(val);
+        if (lex_u64(&c, &n) < 0)
+            return fail(ps, "malformed 'calls=' count");
+        if (ps->callee_idx == SIZE_MAX)
+            return fail(ps, "'calls=' without a preceding 'cfn='");
+        ps->pending = PEND_CALL;
+    } else if (IS("jump") || IS("jcnd")) {
+        ps->pending = PEND_JUMP;
+    } else if (IS("jfi")) {
+        if (resolve(ps, CTX_FILE, val, &id) < 0)
+            return -1;
+    } else if (IS("jfn")) {
+        if (resolve(ps, CTX_FN, val, &id) < 0)
+            return -1;
+    } else {
+        return fail(ps, "unknown specification '%.*s='", (int)klen, key);
+    }
+    return 0;
+#undef IS
+}
+
+static int do_line(parser_t *ps, char *s, size_t len)
+{
+    while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+        s[--len] = 0;
+    if (memchr(s, 0, len))
+        return fail(ps, "NUL byte in line (not a text profile)");
+    const char *t = skip_ws(s);
+    if (!*t || *t == '#')
+        return 0;
+    char c = *s;
+    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*')
+        return cost_line(ps, s);
+    /* key=value or key: value */
+    const char *k = s;
+    while ((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
+           (*k >= '0' && *k <= '9') || *k == '_')
+        k++;
+    size_t klen = (size_t)(k - s);
+    if (klen && *k == '=')
+        return spec_line(ps, s, klen, k + 1);
+    if (klen && *k == ':') {
+        if (ps->pending == PEND_CALL)
+            return fail(ps, "'calls=' must be followed by its cost line");
+        return header_line(ps, s, klen, k + 1);
+    }
+    /* Quote at most 40 bytes, printable ASCII only: the line may be binary. */
+    char snip[41];
+    size_t n = 0;
+    for (; n < 40 && s[n]; n++)
+        snip[n] = (s[n] >= 0x20 && s[n] < 0x7f) ? s[n] : '?';
+    snip[n] = 0;
+    /* Before any header, it is not a profile at all (a pprof profile,
+     * binary, never reaches this reader: profile_kind.c). */
+    if (!ps->have_events)
+        return fail(ps, "unrecognized line '%s': not a callgrind-format "
+                    "file or a pprof profile", snip);
+    return fail(ps, "unrecognized line '%s'", snip);
+}
+
+int cg_read_stream(cg_profile_t *p, const char *name, FILE *f, char *err,
+                   size_t errlen)
+{
+    parser_t ps;
+    memset(&ps, 0, sizeof ps);
+    ps.p = p;
+    ps.name = name;
+    ps.err = err;
+    ps.errlen = errlen;
+    tuplemap_init(&ps.comp);
+    ps.npos = 1;
+    ps.pos_kind[0] = POS_LINE;
+    ps.ob = intern(&p->names, "");
+    ps.fl = ps.fn = ps.cfl = CG_NONE;
+    ps.fn_idx = ps.callee_idx = SIZE_MAX;
+
+    cu_grow(&p->files, &p->files_cap, p->nfiles + 1, sizeof *p->files);
+    p->files[p->nfiles++] = cu_strdup(name);
+
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0, any = 0;
+    while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+        ps.lineno++;
+        any = 1;
+        rc = do_line(&ps, line, (size_t)n);
+    }
+    if (rc == 0 && ferror(f))
+        rc = fail(&ps, "read error: %s", strerror(errno));
+    ps.lineno = 0;
+    if (rc == 0 && !any)
+        rc = fail(&ps, "empty file (not a callgrind profile)");
+    if (rc == 0 && ps.pending == PEND_CALL)
+        rc = fail(&ps, "truncated: file ends after 'calls=' without its "
+                       "cost line");
+    if (rc == 0 && !ps.have_events)
+        rc = fail(&ps, "no 'events:' line (not a callgrind profile)");
+    if (rc == 0)
+        rc = end_part(&ps);
+    free(line);
+    tuplemap_free(&ps.comp);
+    free(ps.comp_val);
+    return rc;
+}
+
+int cg_read_file(cg_profile_t *p, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = cg_read_stream(p, path, f, err, errlen);
+    fclose(f);
+    return rc;
+}
