@@ -35,7 +35,10 @@ Long cp_zk_budget = -1;
 /* Changes at each segment start: a superblock whose code pages were all
  * fetched in this epoch needs no fetch calls (cp_zk_fetch). */
 ULong cp_zk_epoch = 1;
-ULong cp_zk_known[1u << CP_ZK_KNOWN_BITS];
+/* On the heap, and only with the model: static, its 32 KiB would move
+ * where Valgrind's own memory lands in every run, a line more in the
+ * program's /proc/self/maps on Debian sid (test det-maps-lines). */
+ULong* cp_zk_known;
 ULong cp_zk_known_tag = 1ULL << CP_ZK_TAG_SHIFT;
 static Segment* segments;
 static UWord  n_segments, segments_cap;
@@ -170,7 +173,7 @@ static void start_segment_here(void)
     * wrap round, the old entries go. */
    cp_zk_known_tag += 1ULL << CP_ZK_TAG_SHIFT;
    if (cp_zk_known_tag >> 63) {   /* bit 63 is the near runs' */
-      VG_(memset)(cp_zk_known, 0, sizeof cp_zk_known);
+      VG_(memset)(cp_zk_known, 0, sizeof(ULong) << CP_ZK_KNOWN_BITS);
       cp_zk_known_tag = 1ULL << CP_ZK_TAG_SHIFT;
    }
    cp_zk_epoch++;
@@ -217,6 +220,8 @@ void cp_zk_init(void)
    bytes = (2 * n_pages) / 8;
    loaded = cp_heap_calloc("cp.zk.loaded", bytes, 1);
    dirty = cp_heap_calloc("cp.zk.dirty", bytes, 1);
+   cp_zk_known = cp_heap_calloc("cp.zk.known", 1u << CP_ZK_KNOWN_BITS,
+                                sizeof(ULong));
    cp_addrmap_init(&costs_of, 1024);
    cp_zkaddr_init(M->user_start, M->user_end);
    threshold = (1ULL << cp_zk_po2) - cp_zk_max_insn_cycles(M, cp_zk_po2);

@@ -71,7 +71,7 @@ VG_REGPARM(2) void cp_zk_fetch(const ZkBlock* b, UWord word);
 #define CP_ZK_KNOWN_BITS 12
 #define CP_ZK_BLOCK_SHIFT 10     /* log2 of the model's page_bytes */
 #define CP_ZK_TAG_SHIFT 48
-extern ULong cp_zk_known[1u << CP_ZK_KNOWN_BITS];
+extern ULong* cp_zk_known;   /* [1 << CP_ZK_KNOWN_BITS], with the model */
 extern ULong cp_zk_known_tag;    /* the segment's tag, << CP_ZK_TAG_SHIFT */
 
 /* Each data access. */
