@@ -361,8 +361,12 @@ maps_lines() {
 # cycprof must show exactly as many lines as that run.  Thirty million
 # instructions into python3 the two runs' memory has grown apart, and where
 # Valgrind's own blocks land with it: at most 2 lines more (Debian 12 and
-# 13: equal; sid, Valgrind 3.27: 67 against 66).  Against plain
-# --tool=none the output says.
+# 13: equal; sid, Valgrind 3.27: 67 against 66).  At start-up the count may
+# also be plain --tool=none's, the product's own rule (the program sees no
+# more than --tool=none changes): on sid (Valgrind 3.27) the C program sees
+# 43 lines under cycprof and plain --tool=none, 42 under callgrind, whose
+# debug-information arena kept one 1 MiB block fewer.  A mapping of the
+# tool's own would be a line more than both.
 t_det_maps_lines() {
     need_tool
     need_prog mapslines rmaps
@@ -393,8 +397,8 @@ t_det_maps_lines() {
             [ "$got" -le $((want + 2)) ] ||
                 note "$name: cycprof shows $got lines in /proc/self/maps, $label $want (at most 2 more allowed)"
         else
-            [ "$got" = "$want" ] ||
-                note "$name: cycprof shows $got lines in /proc/self/maps, $label $want"
+            [ "$got" = "$want" ] || [ "$got" = "$plain" ] ||
+                note "$name: cycprof shows $got lines in /proc/self/maps, $label $want, plain --tool=none $plain"
         fi
     done
 }
