@@ -8,7 +8,6 @@
 #include <string.h>
 
 struct entry {
-    uint64_t hash;
     size_t off, n;               /* the stack: pool[off .. off + n) */
     int64_t count, thread;
     uint64_t region;
@@ -52,33 +51,29 @@ static uint64_t hash_of(const uint64_t *locs, size_t n, int64_t thread,
     return h;
 }
 
-static uint64_t entry_hash(const void *ctx, size_t i)
-{
-    return ((const struct stack_merge *)ctx)->entries[i].hash;
-}
-
 int sm_add(struct stack_merge *m, const uint64_t *locs, size_t n,
            int64_t count, int64_t thread, uint64_t region)
 {
     uint64_t h = hash_of(locs, n, thread, region);
-    hx_reserve(&m->index, m->nentries + 1, 1024, entry_hash, m);
+    hx_reserve(&m->index, m->nentries + 1, 10);
     size_t i;
-    for (i = hx_home(&m->index, h); m->index.slot[i]; i = hx_next(&m->index, i)) {
-        struct entry *e = &m->entries[m->index.slot[i] - 1];
-        if (e->hash == h && e->n == n && e->thread == thread && e->region == region &&
+    uint64_t s;
+    for (i = hx_home(&m->index, h); (s = m->index.slot[i]) != 0;
+         i = hx_next(&m->index, i)) {
+        struct entry *e = &m->entries[hx_entry(s)];
+        if (hx_tag_is(s, h) && e->n == n && e->thread == thread && e->region == region &&
             memcmp(m->pool + e->off, locs, n * sizeof *locs) == 0) {
             e->count += count;
             return 1;
         }
     }
-    /* Two slots per entry: the table is kept at most half full. */
-    size_t cost = n * sizeof *locs + sizeof(struct entry) + 2 * sizeof(uint32_t);
+    /* About two slots per entry: the table is 3/8 to 3/4 full. */
+    size_t cost = n * sizeof *locs + sizeof(struct entry) + 2 * sizeof(uint64_t);
     if (m->bytes + cost > m->max_bytes || m->nentries >= UINT32_MAX / 2)
         return 0;
     cu_grow(&m->pool, &m->pool_cap, m->pool_len + n, sizeof *m->pool);
     cu_grow(&m->entries, &m->entries_cap, m->nentries + 1, sizeof *m->entries);
     struct entry *e = &m->entries[m->nentries++];
-    e->hash = h;
     e->off = m->pool_len;
     e->n = n;
     e->count = count;
@@ -87,7 +82,7 @@ int sm_add(struct stack_merge *m, const uint64_t *locs, size_t n,
     memcpy(m->pool + m->pool_len, locs, n * sizeof *locs);
     m->pool_len += n;
     m->bytes += cost;
-    m->index.slot[i] = (uint32_t)m->nentries;
+    hx_put(&m->index, i, h, m->nentries - 1);
     return 1;
 }
 

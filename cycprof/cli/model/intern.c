@@ -53,23 +53,19 @@ static char *copy(intern_t *t, const char *s, size_t len)
     return p;
 }
 
-static uint64_t hash_of(const void *ctx, size_t id)
-{
-    const intern_t *t = ctx;
-    return hx_hash_bytes(t->str[id], t->len[id]);
-}
-
 uint32_t intern_n(intern_t *t, const char *s, size_t len)
 {
     if (t->n >= UINT32_MAX - 1 || len > UINT32_MAX)
         cu_oom();               /* ids and lengths are 32 bits */
-    hx_reserve(&t->index, t->n + 1, 64, hash_of, t);
+    hx_reserve(&t->index, t->n + 1, 6);
     uint64_t h = hx_hash_bytes(s, len);
     size_t i;
-    for (i = hx_home(&t->index, h); t->index.slot[i]; i = hx_next(&t->index, i)) {
-        uint32_t id = t->index.slot[i] - 1;
-        if (t->len[id] == len && memcmp(t->str[id], s, len) == 0)
-            return id;
+    uint64_t e;
+    for (i = hx_home(&t->index, h); (e = t->index.slot[i]) != 0;
+         i = hx_next(&t->index, i)) {
+        size_t id = hx_entry(e);
+        if (hx_tag_is(e, h) && t->len[id] == len && memcmp(t->str[id], s, len) == 0)
+            return (uint32_t)id;
     }
     if (t->n == t->cap) {
         size_t cap = t->cap;
@@ -79,8 +75,8 @@ uint32_t intern_n(intern_t *t, const char *s, size_t len)
     }
     t->str[t->n] = copy(t, s, len);
     t->len[t->n] = (uint32_t)len;
-    t->index.slot[i] = (uint32_t)++t->n;
-    return (uint32_t)(t->n - 1);
+    hx_put(&t->index, i, h, t->n);
+    return (uint32_t)t->n++;
 }
 
 uint32_t intern(intern_t *t, const char *s)

@@ -43,12 +43,13 @@ static uint64_t stack_hash(const void *ctx, size_t i)
 void sp_add(stack_profile_t *sp, const uint32_t *frames, size_t depth,
             uint64_t count)
 {
-    hx_reserve(&sp->index, sp->n + 1, 256, stack_hash, sp);
+    hx_reserve(&sp->index, sp->n + 1, 8);
+    uint64_t h = hash_frames(frames, depth), e;
     size_t j;
-    for (j = hx_home(&sp->index, hash_frames(frames, depth)); sp->index.slot[j];
+    for (j = hx_home(&sp->index, h); (e = sp->index.slot[j]) != 0;
          j = hx_next(&sp->index, j)) {
-        sp_stack_t *s = &sp->stacks[sp->index.slot[j] - 1];
-        if (s->depth == depth &&
+        sp_stack_t *s = &sp->stacks[hx_entry(e)];
+        if (hx_tag_is(e, h) && s->depth == depth &&
             memcmp(sp->frames + s->off, frames, depth * sizeof *frames) == 0) {
             s->count += count;
             sp->total += count;
@@ -61,7 +62,7 @@ void sp_add(stack_profile_t *sp, const uint32_t *frames, size_t depth,
     cu_grow(&sp->stacks, &sp->cap, sp->n + 1, sizeof *sp->stacks);
     sp->stacks[sp->n] = (sp_stack_t){sp->nframes, (uint32_t)depth, count};
     sp->nframes += depth;
-    sp->index.slot[j] = (uint32_t)++sp->n;
+    hx_put(&sp->index, j, h, sp->n++);
     sp->total += count;
 }
 

@@ -8,19 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/hash_index.h"
+
 typedef struct tuple { uint32_t k[4]; } tuple_t;
 
 typedef struct tuplemap {
     tuple_t *key;     /* index -> key */
     size_t n, cap;
-    /* Open addressing, linear probing. A slot holds index + 1 in its low
-     * 32 bits (0: empty) and the key's hash >> 32 in its high ones: most
-     * probes are settled without reading the key, and growing the table
-     * needs no key at all. A key's first slot is given by the top bits of
-     * its hash, so growing walks both tables in order. */
-    uint64_t *slot;
-    size_t nslot;
-    unsigned bits;    /* nslot == 1 << bits */
+    hash_index_t index;
 } tuplemap_t;
 
 void tuplemap_init(tuplemap_t *m);
