@@ -422,18 +422,13 @@ static void write_nodes(OutFile* out, const Nodes* nd)
    for (node = 1; node <= nd->n_nodes; node++) {
       UInt parent = nd->record_parent[node], loc = nd->record_loc[node];
       cp_outfile_puts(out, "node\t");
+      cp_outfile_put_u64(out, node, '\t');
       if (parent == 0) {
          /* A thread's root, of a region set's tree when loc names one. */
-         cp_outfile_put_u64(out, node, '\t');
-         if (loc) {
-            cp_outfile_puts(out, "0\t0\t");
-            cp_outfile_put_u64(out, loc, '\n');
-         } else {
-            cp_outfile_puts(out, "0\t0\n");
-         }
+         cp_outfile_puts(out, loc ? "0\t0\t" : "0\t0\n");
+         if (loc) cp_outfile_put_u64(out, loc, '\n');
          continue;
       }
-      cp_outfile_put_u64(out, node, '\t');
       cp_outfile_put_u64(out, parent, '\t');
       cp_outfile_put_u64(out, loc, '\n');
    }
