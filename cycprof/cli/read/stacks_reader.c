@@ -23,12 +23,13 @@
 enum phase { PH_HEADER, PH_MAP, PH_FN, PH_LOC, PH_REGION, PH_NODE,
              PH_SAMPLE, PH_END, PH_DONE };
 
-/* depth: locations the node adds to a stack (a root 0, its child 1);
- * anchor: its ancestor at depth SR_KEEP_OUTER (itself when not deeper),
- * where the outer part of a cut stack starts. */
+/* depth: locations on the node's stack (a root 0, its child 1; a graft
+ * adds none); anchor: its ancestor at depth SR_KEEP_OUTER (itself when not
+ * deeper), where the outer part of a cut stack starts. */
 struct node {
     uint32_t parent, loc, depth, anchor;
-    uint32_t region;             /* the region set of its root */
+    uint32_t region;             /* the region set of its nearest root or
+                                  * graft */
 };
 
 struct region {
@@ -515,8 +516,10 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
                       struct sr_record *rec)
 {
     uint64_t region = 0;
-    /* A root node may name its region set in a 4th field. */
-    if (n == 5 && strcmp(f[2], "0") == 0) {
+    /* A root node, or a graft (loc 0), may name its region set in a 4th
+     * field. */
+    int named_set = n == 5 && (strcmp(f[2], "0") == 0 || strcmp(f[3], "0") == 0);
+    if (named_set) {
         if (ref(r, "node", "region id", f[4], "region", r->nregions, 1,
                 &region) != 0)
             return -1;
@@ -532,9 +535,9 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
     if (rec->node.parent == 0 && rec->node.loc != 0)
         return errorf(r, "node %" PRIu64 ": a root node (parent 0) must have "
                       "loc 0", rec->node.id);
-    if (rec->node.parent != 0 && rec->node.loc == 0)
+    if (rec->node.parent != 0 && rec->node.loc == 0 && !named_set)
         return errorf(r, "node %" PRIu64 ": a non-root node needs a callsite "
-                      "loc", rec->node.id);
+                      "loc, or a region set (a graft)", rec->node.id);
     /* Ids are stored in 32 bits: 4 billion nodes would not fit in memory
      * anyway, neither the tool's nor ours. */
     if (rec->node.id > UINT32_MAX || rec->node.loc > UINT32_MAX)
@@ -550,10 +553,12 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
     nd->region = (uint32_t)region;
     if (nd->parent) {
         const struct node *up = &r->nodes[nd->parent - 1];
-        nd->depth = up->depth == UINT32_MAX ? up->depth : up->depth + 1;
+        int adds = nd->loc != 0;    /* a graft adds no location */
+        nd->depth = up->depth == UINT32_MAX ? up->depth : up->depth + adds;
         if (nd->depth > SR_KEEP_OUTER)
             nd->anchor = up->anchor;
-        nd->region = up->region;
+        if (adds)
+            nd->region = up->region;
     }
     r->nnodes++;
     return 0;
@@ -728,7 +733,8 @@ static size_t walk(const struct stacks_reader *r, uint64_t node,
         const struct node *nd = &r->nodes[node - 1];
         if (nd->parent == 0)     /* a root adds no location */
             break;
-        out[n++] = nd->loc;
+        if (nd->loc)             /* nor does a graft */
+            out[n++] = nd->loc;
         node = nd->parent;
     }
     return n;

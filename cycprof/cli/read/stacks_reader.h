@@ -43,7 +43,8 @@ struct sr_record {
             const struct sr_line *lines;    /* innermost first */
         } loc;
         struct {
-            uint64_t id, parent, loc;       /* root: parent 0, loc 0 */
+            uint64_t id, parent, loc;       /* root: parent 0, loc 0; a graft:
+                                             * a parent, loc 0 (no frame) */
         } node;
         struct {
             uint64_t node, loc, thread;

@@ -132,7 +132,9 @@ static int put_node(struct coarse *c, const struct sr_record *rec)
     if (rec->node.id >= MAX_NODE_ID)
         return -1;
     room_for(&c->node_of, &c->node_of_cap, rec->node.id, sizeof(uint32_t));
-    if (rec->node.parent != 0) {
+    if (rec->node.parent != 0 && rec->node.loc == 0) {
+        node = c->node_of[rec->node.parent];    /* a graft: its parent's */
+    } else if (rec->node.parent != 0) {
         uint32_t loc = c->loc_of[rec->node.loc];
         parent = c->node_of[rec->node.parent];
         if (parent && (c->node_loc[parent] == loc ||

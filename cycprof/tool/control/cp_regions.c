@@ -40,10 +40,10 @@ typedef struct {
 typedef struct {
    UInt parent;
    UInt region;
-   /* The tree of the first thread that ran in the set, here rather than in
-    * roots: most sets are entered by one thread only. */
-   UInt root_serial;     /* 0: none yet */
-   UInt root_id;
+   /* The first graft of the set's tree, here rather than in grafts: most
+    * sets are opened in one place. */
+   UInt graft_from;      /* the context it hangs from; 0: none yet */
+   UInt graft_id;
 } RegionSet;
 
 /* Misuse that a program can repeat once per transaction: each kind is
@@ -64,10 +64,11 @@ static AddrMap  set_ids;      /* (parent << 32 | region + 1) -> set */
 static AddrMap  open_counts;  /* (tid << 32 | region + 1) -> instances open,
                                  for a thread other than the region's open_tid */
 static XArray** open_stacks;  /* [VG_N_THREADS] of OpenRegion */
-static AddrMap  thread_roots; /* serial -> the thread's own root Context* */
-static AddrMap  roots;        /* (serial << 32 | set) -> root Context*, for a
-                                 thread other than the set's root_serial */
+static AddrMap  grafts;       /* (context id << 32 | set) -> its graft
+                                 Context*, but a set's first (RegionSet) */
 static Folded   folded[N_WARNINGS];
+
+static Context* graft_base(ThreadId tid, Context* below);
 
 static void init(void)
 {
@@ -80,8 +81,8 @@ static void init(void)
                              sizeof(XArray*));
    cp_addrmap_init(&set_ids, 64);
    cp_addrmap_init(&open_counts, 64);
-   cp_addrmap_init(&thread_roots, 16);
-   cp_addrmap_init(&roots, 64);
+   cp_addrmap_init(&grafts, 64);
+   cp_callstack_set_grafter(graft_base);
 }
 
 static const HChar* region_name(UInt region)
@@ -120,7 +121,7 @@ static UInt set_of(UInt parent, UInt region)
    if (!added) return *id;
    s.parent = parent;
    s.region = region;
-   s.root_serial = s.root_id = 0;
+   s.graft_from = s.graft_id = 0;
    *id = VG_(addToXA)(sets, &s) + 1;
    return *id;
 }
@@ -166,43 +167,34 @@ static UInt top_set(XArray* stack)
    return n ? ((OpenRegion*)VG_(indexXA)(stack, n - 1))->set : 0;
 }
 
-static Context* new_set_root(UInt serial, UInt set)
+/* The graft of region set `set` (0: outside every region) on context
+ * below, made the first time. */
+static Context* graft_of(UInt set, Context* below)
 {
-   Context* root = cp_context_root(serial);
-   cp_context_set_region(root, set);
-   return root;
-}
-
-/* The root of thread serial's tree for region set `set` (0: none),
- * made the first time. */
-static Context* set_root(UInt serial, UInt set)
-{
-   RegionSet* s = VG_(indexXA)(sets, set - 1);
-   UWord key = ((UWord)serial << 32) | set;
+   RegionSet* s = set ? VG_(indexXA)(sets, set - 1) : NULL;
    UWord* known;
    Bool added;
-   if (s->root_serial == serial) return cp_context_at(s->root_id);
-   if (s->root_serial == 0) {
-      Context* root = new_set_root(serial, set);
-      s->root_serial = serial;
-      s->root_id = root->id;
-      return root;
+   if (s && s->graft_from == below->id) return cp_context_at(s->graft_id);
+   if (s && s->graft_from == 0) {
+      Context* g = cp_context_graft(below, set);
+      s->graft_from = below->id;
+      s->graft_id = g->id;
+      return g;
    }
-   known = cp_addrmap_slot(&roots, key, &added);
-   if (added) *known = (UWord)new_set_root(serial, set);
+   known = cp_addrmap_slot(&grafts, ((UWord)below->id << 32) | set, &added);
+   if (added) *known = (UWord)cp_context_graft(below, set);
    return (Context*)*known;
 }
 
-/* The running thread's stack moves to the tree of region set `set`. */
-static void enter_set(ThreadId tid, UInt set)
+/* The context the frames above `below` run in, in the set of thread
+ * tid's open regions: below itself when it is in that set's tree, else a
+ * graft on it (on what a graft hangs from, rather than on the graft). */
+static Context* graft_base(ThreadId tid, Context* below)
 {
-   UInt serial = cp_context_tid(cp_callstack_root(tid));
-   Context* root;
-   Bool added;
-   UWord* own = cp_addrmap_slot(&thread_roots, serial, &added);
-   if (added) *own = (UWord)cp_callstack_root(tid);
-   root = set ? set_root(serial, set) : (Context*)*own;
-   if (root != cp_callstack_root(tid)) cp_callstack_reroot(tid, root);
+   UInt set = top_set(open_stack(tid));
+   if (cp_context_is_graft(below)) below = cp_context_parent(below);
+   if (cp_context_region(below) == set) return below;
+   return graft_of(set, below);
 }
 
 static ULong thread_count(ThreadId tid)
@@ -222,7 +214,7 @@ void cp_region_begin(ThreadId tid, const HChar* name)
    o.begin = thread_count(tid);
    VG_(addToXA)(stack, &o);
    add_open(tid, o.region, 1);
-   enter_set(tid, o.set);
+   cp_callstack_graft(tid);
 }
 
 /* Closes the top region of tid's stack at count now. */
@@ -273,7 +265,7 @@ void cp_region_end(ThreadId tid, const HChar* name)
       close_top(tid, stack, now);
    }
    close_top(tid, stack, now);
-   enter_set(tid, top_set(stack));
+   cp_callstack_graft(tid);
 }
 
 void cp_regions_thread_created(ThreadId parent, ThreadId child)

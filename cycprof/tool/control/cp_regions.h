@@ -4,7 +4,8 @@
  * difference of the thread's running count at its end and its begin;
  * its self cost leaves out the regions opened inside it.  Code run in a
  * set of open regions is counted in contexts of that set's own tree
- * (the thread's stack is entered again under a root of the set), so the
+ * (the frames from the one that opened it up, entered again from a graft
+ * on the context below it: cp_context_graft), so the
  * profiles can label every sample with the regions it ran in. */
 #ifndef CP_REGIONS_H
 #define CP_REGIONS_H

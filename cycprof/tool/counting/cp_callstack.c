@@ -32,6 +32,8 @@ Addr     cp_top_fn;
 Addr     cp_last_jump_site;
 
 static ThreadStack** threads;     /* [VG_N_THREADS], created on first use */
+/* The region sets' maker of grafts (cp_callstack_set_grafter). */
+static Context* (*graft_base)(ThreadId tid, Context* below);
 static ThreadStack*  current;
 static ThreadId      current_tid;
 static UInt          deepest;
@@ -148,6 +150,15 @@ static void pop_below(ThreadStack* t, Addr limit)
    }
 }
 
+static void graft(ThreadId tid, ThreadStack* t);
+
+/* The frame a region set's graft was made at has gone: the frame now on
+ * top is in another set's tree, or in none of this thread's. */
+static inline void check_graft(ThreadId tid, ThreadStack* t)
+{
+   if (UNLIKELY(t->depth < t->graft_depth)) graft(tid, t);
+}
+
 /* A new thread starts with an empty stack and a root of its own, never
  * under the creating thread's stack or a dead thread's leftovers. */
 void cp_callstack_thread_created(ThreadId parent, ThreadId child)
@@ -156,6 +167,7 @@ void cp_callstack_thread_created(ThreadId parent, ThreadId child)
    /* The main thread is announced too, with no parent: keep its root. */
    if (t && parent != VG_INVALID_THREADID) {
       t->depth = 0;
+      t->graft_depth = 0;
       t->root = cp_context_root(++threads_started);
    }
    publish(thread_stack(child));
@@ -220,6 +232,7 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
    if (call_fast(t, site, target, sp)) return;
    /* A frame whose return slot the call overwrites is dead already. */
    pop_below(t, sp + CP_CALL_PUSHES_RETURN);
+   check_graft(current_tid, t);
    parent = context_of_depth(t, t->depth);
    /* The context depends only on (parent, call site, callee). */
    if (site->target != target || site->parent != parent || !site->ctx) {
@@ -400,6 +413,8 @@ static void enter_function_by_jump(SBInfo* sb, Addr sp)
       replace_top(top, fn);
    } else if (cp_opts.fold_recursion || !rewind_tail_loop(t, fn)) {
       tail_call_frame(t, top, sb, sp);
+   } else {
+      check_graft(current_tid, t);
    }
    publish(t);
 }
@@ -443,10 +458,15 @@ VG_REGPARM(1) void cp_on_sp_rise(Addr sp)
    if (d >= 2 && t->frames[d - 1].sp < sp && t->frames[d - 2].sp >= sp
        && t->frames[d - 1].kind != FrameSignal) {
       t->depth = d - 1;
+      if (UNLIKELY(t->depth < t->graft_depth)) {
+         graft(current_tid, t);
+         return;
+      }
       show_top(&t->frames[d - 2]);
       return;
    }
    pop_below(t, sp);
+   check_graft(current_tid, t);
    publish(t);
 }
 
@@ -499,6 +519,7 @@ void cp_callstack_post_signal(ThreadId tid, Int signo)
    (void)signo;
    while (i > 0 && t->frames[i - 1].kind != FrameSignal) i--;
    if (i > 0) t->depth = i - 1;
+   check_graft(tid, t);
    publish(t);
 }
 
@@ -532,6 +553,7 @@ VG_REGPARM(3) void cp_on_link_return(Addr target, Addr sp, UWord is_ret)
           && t->frames[d - 1].kind != FrameSignal)
          t->depth = d - 1;
    }
+   check_graft(current_tid, t);
    if (t->depth != d) publish(t);
 }
 
@@ -551,12 +573,15 @@ void cp_callstack_seed(ThreadId tid, Context* root, UInt n, const Addr* fns,
    UInt i;
    t->root = root;
    t->depth = 0;
+   t->graft_depth = 0;
    for (i = 0; i < n; i++) {
       Context* ctx = cp_context_enter(context_of_depth(t, t->depth),
                                       callsites[i], fns[i], CtxCall);
       push(t, sps[i], fns[i], callsites[i], ctx,
            cp_is_trampoline(fns[i]) ? FrameTrampoline : FrameCall, NULL);
    }
+   /* The root may be a graft's of a set the thread has left since. */
+   if (graft_base) graft(tid, t);
    publish(t);
 }
 
@@ -576,7 +601,8 @@ static Context* reenter_replaced(const Context* old_below,
    UInt n = 0;
    while (c != old_below) {
       if (c == NULL || n == MAX_REPLACED) return new_below;
-      replaced[n++] = c;
+      /* A graft the frame was entered from is no function of the chain. */
+      if (!cp_context_is_graft(c)) replaced[n++] = c;
       c = cp_context_parent(c);
    }
    while (n > 0) {
@@ -587,22 +613,52 @@ static Context* reenter_replaced(const Context* old_below,
    return new_below;
 }
 
-/* The same frames entered again under another root: the contexts of a
- * region's tree (cp_regions.c). */
-void cp_callstack_reroot(ThreadId tid, Context* root)
+/* Frames from..depth-1 entered again above base, as they were above the
+ * context below frame `from`: the contexts of a region set's tree. */
+static void regraft(ThreadStack* t, UInt from, Context* base)
 {
-   ThreadStack* t = thread_stack(tid);
-   const Context* old_below = t->root;
+   const Context* old_below = context_of_depth(t, from);
    UInt i;
-   t->root = root;
-   for (i = 0; i < t->depth; i++) {
+   if (from == 0) t->root = base;
+   for (i = from; i < t->depth; i++) {
       Frame* f = &t->frames[i];
       const Context* old_ctx = f->ctx;
       f->from_ctx = reenter_replaced(old_below, f->from_ctx,
-                                     context_of_depth(t, i));
+                                     i == from ? base
+                                               : t->frames[i - 1].ctx);
       f->ctx = cp_context_enter(f->from_ctx, f->callsite, f->fn,
                                 f->kind == FrameSignal ? CtxSignal : CtxCall);
       old_below = old_ctx;
    }
+   /* Popping frame `from` leaves code to run in the frame below it. */
+   t->graft_depth = from ? from + 1 : 0;
+}
+
+/* Where a region set's tree is grafted: at the top frame, entered again
+ * from a graft on the context below it (grafts hang from contexts the
+ * thread's stack ran in, and a tree of the set's own would repeat them).
+ * A frame that recursion folded into a context below it would fold into
+ * that tree's repetition: the graft goes below the frames whose function
+ * is active under them. */
+static void graft(ThreadId tid, ThreadStack* t)
+{
+   UInt from = t->depth ? t->depth - 1 : 0;
+   if (cp_opts.fold_recursion)
+      while (from > 0
+             && cp_context_active_in_chain(context_of_depth(t, from),
+                                           t->frames[from].ctx->fn_id))
+         from--;
+   regraft(t, from, graft_base(tid, context_of_depth(t, from)));
    publish(t);
+}
+
+void cp_callstack_set_grafter(Context* (*base_of)(ThreadId tid,
+                                                  Context* below))
+{
+   graft_base = base_of;
+}
+
+void cp_callstack_graft(ThreadId tid)
+{
+   graft(tid, thread_stack(tid));
 }

@@ -13,7 +13,14 @@ UInt cp_callstack_max_depth(void);
 Context* cp_callstack_root(ThreadId tid);
 void cp_callstack_seed(ThreadId tid, Context* root, UInt n, const Addr* fns,
                        const Addr* callsites, const Addr* sps);
-void cp_callstack_reroot(ThreadId tid, Context* root);
+/* Region sets (cp_regions.c): base_of(tid, below) is the context the
+ * frames above `below` run in, for the set thread tid runs in now: below
+ * itself, or a graft on it (cp_context_graft).  cp_callstack_graft enters
+ * tid's top frames again from there: at a BEGIN or END, and by itself when
+ * the frame it did so at returns with the set still open. */
+void cp_callstack_set_grafter(Context* (*base_of)(ThreadId tid,
+                                                  Context* below));
+void cp_callstack_graft(ThreadId tid);
 /* Marks recently_used every context a live frame or a thread's root is
  * in. */
 void cp_callstack_mark_live_contexts(void);

@@ -121,12 +121,6 @@ static UInt new_tree(UInt tid)
    return n_trees++;
 }
 
-void cp_context_set_region(Context* root, UInt region)
-{
-   tl_assert(root->parent_id == 0);
-   cp_context_trees[root->tree].region = region;
-}
-
 static void fix_owner(UInt fn_id, Addr fn)
 {
    if (fn_id >= fn_owners_capacity) {
@@ -162,9 +156,21 @@ Context* cp_context_root(UInt tid)
    return new_context(NULL, 0, 0, CtxRoot, tid);
 }
 
-static Bool active_in_chain(const Context* c, UInt fn_id)
+Context* cp_context_graft(Context* from, UInt region)
 {
-   for (; c && c->kind == CtxCall; c = cp_context_parent(c))
+   Context* g = new_context(from, 0, 0, CtxRoot, 0);
+   /* A tree of its own, for its region set; it has no child yet. */
+   g->tree = new_tree(cp_context_tid(from));
+   cp_context_trees[g->tree].region = region;
+   return g;
+}
+
+/* The frames below a graft are as active as they were in a tree of the
+ * set's own, which repeated them: recursion folds across it alike. */
+Bool cp_context_active_in_chain(const Context* c, UInt fn_id)
+{
+   for (; c && (c->kind == CtxCall || cp_context_is_graft(c));
+        c = cp_context_parent(c))
       if (c->fn_id == fn_id) return True;
    return False;
 }
@@ -231,7 +237,7 @@ Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
    parent->has_children = 1;
    cp_stats.edges++;
    if (kind == CtxCall && cp_opts.fold_recursion
-       && active_in_chain(parent, fn_id))
+       && cp_context_active_in_chain(parent, fn_id))
       to = folded_context(parent, site_id, fn_id);
    else
       to = new_context(parent, site_id, fn_id, kind, 0);

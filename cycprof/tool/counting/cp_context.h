@@ -137,6 +137,27 @@ static inline Context* cp_context_parent(const Context* c)
    return c->parent_id ? cp_context_at(c->parent_id) : NULL;
 }
 
+/* A graft: the root of a region set's tree that hangs from the context
+ * below the frame that opened the region rather than starting a tree of
+ * its own; it has no frame, and the frames above it are in that set.  Its
+ * inclusive cost is its parent's, so callers' costs stay as they were. */
+Context*    cp_context_graft(Context* from, UInt region);
+/* Whether a frame of fn_id is active in c's chain, up to the nearest
+ * signal frame or root (through grafts): where recursion folds. */
+Bool        cp_context_active_in_chain(const Context* c, UInt fn_id);
+static inline Bool cp_context_is_graft(const Context* c)
+{
+   return c->kind == CtxRoot && c->parent_id != 0;
+}
+
+/* The context of the frame below c's: its parent, or for a frame
+ * entered from a graft, the graft's. */
+static inline Context* cp_context_frame_parent(const Context* c)
+{
+   Context* p = cp_context_parent(c);
+   return p && cp_context_is_graft(p) ? cp_context_parent(p) : p;
+}
+
 static inline Addr cp_context_fn(const Context* c)
 {
    return cp_interned(&cp_context_fns, c->fn_id);
@@ -164,8 +185,5 @@ static inline UInt cp_context_region(const Context* c)
 {
    return cp_context_trees[c->tree].region;
 }
-
-/* A root's tree is in region set region (set once, at its creation). */
-void        cp_context_set_region(Context* root, UInt region);
 
 #endif

@@ -126,7 +126,7 @@ typedef struct Context {
                             * 32 bits: cp_context_calls() */
    UInt        site_id;    /* where control left the parent (0: roots),
                             * interned */
-   UInt        parent_id;  /* 0 for roots */
+   UInt        parent_id;  /* 0 for roots but grafts (cp_context_graft) */
    UInt        id;         /* dense, creation order: parents first */
    UInt        fn_id;      /* its function (signo for signals), interned;
                             * also gives its owner (cp_context_owner) */
@@ -170,6 +170,10 @@ typedef struct ThreadStack {
    UInt     depth;
    UInt     capacity;
    Context* root;
+   /* Frames below graft_depth - 1 may be in another region set's tree
+    * than the one the thread runs in: popping to them grafts again
+    * (cp_callstack_regraft).  0: every frame is in it. */
+   UInt     graft_depth;
 } ThreadStack;
 
 /* State of the running thread, read by the inline instrumentation.

@@ -27,6 +27,11 @@ struct ArcWalk {
    UInt*      first_child;  /* [n + 1], the highest id first */
    UInt*      next_sibling; /* [n + 1], the next lower id; roots: higher */
    UInt       next_root;    /* 0: no more roots */
+   /* Grafts (cp_context_graft) are walked after the roots, in id order,
+    * each below its parent's chain again: in the order the trees of
+    * region sets of their own were walked in, which named code. */
+   UInt       next_graft;   /* 0: no more; the next in next_sibling */
+   Int*       fn_of;        /* [n + 1], the function index a node set */
    PathEntry* path;         /* the chain of the current context */
    UInt       depth, path_capacity;
    /* Function keys -> dense indexes, and per index the depth of its
@@ -86,10 +91,14 @@ static Int function_index(ArcWalk* w, ULong key)
  * ones before it; roots are appended, so they stay in id order. */
 static void link_children(ArcWalk* w, UInt n)
 {
-   UInt id, last_root = 0;
+   UInt id, last_root = 0, last_graft = 0;
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
-      if (c->parent_id) {
+      if (cp_context_is_graft(c)) {
+         if (last_graft) w->next_sibling[last_graft] = id;
+         else w->next_graft = id;
+         last_graft = id;
+      } else if (c->parent_id) {
          w->next_sibling[id] = w->first_child[c->parent_id];
          w->first_child[c->parent_id] = id;
       } else {
@@ -107,6 +116,8 @@ ArcWalk* cp_arcs_begin(ULong* inclusive)
    w->arc = inclusive;
    w->first_child = cp_heap_calloc("cp.arcs.child", n + 1, sizeof(UInt));
    w->next_sibling = cp_heap_calloc("cp.arcs.sib", n + 1, sizeof(UInt));
+   w->fn_of = cp_heap_malloc("cp.arcs.fnof", (n + 1) * sizeof(Int));
+   VG_(memset)(w->fn_of, 0xff, (n + 1) * sizeof(Int));   /* -1: none */
    link_children(w, n);
    return w;
 }
@@ -131,6 +142,31 @@ static void enter(ArcWalk* w, UInt id)
    p->outermost = False;
 }
 
+/* The chain a graft hangs from, as the walk left it: its functions are
+ * active above the graft's frames. */
+static void enter_chain_of(ArcWalk* w, UInt id)
+{
+   UInt from = w->depth, k;
+   for (; id; id = cp_context_by_id(id)->parent_id) {
+      enter(w, id);
+      w->path[w->depth - 1].next_child = 0;
+   }
+   /* Entered innermost first: turned round, outermost first. */
+   for (k = 0; from + k < w->depth - 1 - k; k++) {
+      PathEntry t = w->path[from + k];
+      w->path[from + k] = w->path[w->depth - 1 - k];
+      w->path[w->depth - 1 - k] = t;
+   }
+   for (k = from; k < w->depth; k++) {
+      PathEntry* p = &w->path[k];
+      p->fn = w->fn_of[p->id];
+      if (p->fn >= 0 && w->outer_depth[p->fn] < 0) {
+         w->outer_depth[p->fn] = (Int)k;
+         p->outermost = True;
+      }
+   }
+}
+
 const Context* cp_arcs_next(ArcWalk* w)
 {
    UInt id;
@@ -144,6 +180,10 @@ const Context* cp_arcs_next(ArcWalk* w)
    } else if (w->next_root) {
       id = w->next_root;
       w->next_root = w->next_sibling[id];
+   } else if (w->next_graft) {
+      id = w->next_graft;
+      w->next_graft = w->next_sibling[id];
+      enter_chain_of(w, cp_context_by_id(id)->parent_id);
    } else {
       return NULL;
    }
@@ -156,6 +196,7 @@ void cp_arcs_set_function(ArcWalk* w, ULong fn_key)
    PathEntry* p = &w->path[w->depth - 1];
    if (fn_key == 0) return;
    p->fn = function_index(w, fn_key);
+   w->fn_of[p->id] = p->fn;
    if (w->outer_depth[p->fn] >= 0) {
       /* An inner activation: the outer call counts it. */
       w->arc[p->id] = 0;
@@ -174,6 +215,7 @@ void cp_arcs_finish(ArcWalk* w)
 {
    cp_heap_free(w->first_child);
    cp_heap_free(w->next_sibling);
+   cp_heap_free(w->fn_of);
    cp_heap_free(w->path);
    cp_heap_free(w->keys);
    cp_heap_free(w->key_index);

@@ -156,8 +156,8 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       if (id + CP_PREFETCH_AHEAD <= n)
          cp_prefetch_context(id + CP_PREFETCH_AHEAD);
       if (!c->site_id) continue;
-      if (cp_context_parent(c)->kind == CtxRoot)
-         cp_st_gather(s, sl, cp_context_parent(c), NULL, &bases);
+      if (cp_context_frame_parent(c)->kind == CtxRoot)
+         cp_st_gather(s, sl, cp_context_frame_parent(c), NULL, &bases);
       callsite_loc[id] = callsite_location(s, sl, c, &bases);
    }
    cp_heap_free(bases.items);
@@ -254,7 +254,7 @@ typedef struct {
    UInt  sure_samples;   /* nodes certain to get a sample */
    /* [node]: the node records, kept until the granularity of the samples
     * is known, so that the helper can follow the dump from its start.
-    * A root has parent 0 and its region set for its location. */
+    * A root has parent 0 and location 0; a graft GRAFT_RECORD. */
    UInt* record_parent;
    UInt* record_loc;
    UInt  records_room;
@@ -376,7 +376,7 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
                               const Context* c,
                               const UnnamedBases* parent_bases)
 {
-   const Context* p = cp_context_parent(c);
+   const Context* p = cp_context_frame_parent(c);
    Addr callsite = cp_context_callsite(c);
    UInt base = cp_st_callsite_base(s, sl, c);
    if (p->kind == CtxRoot)
@@ -387,8 +387,12 @@ static UInt callsite_location(LocationSet* s, SuperblockLocations* sl,
    return frame_location(s, sl, p);
 }
 
-/* A new node and its record: parent 0 for a root, whose loc is then its
- * region set. */
+/* A graft's record (cp_context_graft): its parent's node, and as loc its
+ * region set with this bit. It adds no location: the frames above it are
+ * the same stack in that set. */
+#define GRAFT_RECORD 0x80000000u
+
+/* A new node and its record. */
 static UInt new_node(Nodes* nd, UInt parent, UInt loc)
 {
    UInt node = ++nd->n_nodes;
@@ -423,13 +427,15 @@ static void write_nodes(OutFile* out, const Nodes* nd)
       UInt parent = nd->record_parent[node], loc = nd->record_loc[node];
       cp_outfile_puts(out, "node\t");
       cp_outfile_put_u64(out, node, '\t');
-      if (parent == 0) {
-         /* A thread's root, of a region set's tree when loc names one. */
-         cp_outfile_puts(out, loc ? "0\t0\t" : "0\t0\n");
-         if (loc) cp_outfile_put_u64(out, loc, '\n');
+      if (parent == 0) {         /* a thread's root */
+         cp_outfile_puts(out, "0\t0\n");
          continue;
       }
       cp_outfile_put_u64(out, parent, '\t');
+      if (loc & GRAFT_RECORD) {
+         cp_outfile_puts(out, "0\t");
+         loc &= ~GRAFT_RECORD;
+      }
       cp_outfile_put_u64(out, loc, '\n');
    }
 }
@@ -443,9 +449,11 @@ static void write_nodes(OutFile* out, const Nodes* nd)
 static UInt frame_function_node(LocationSet* s, SuperblockLocations* sl,
                                 KeyMap* by_key, Nodes* nd, const Context* c)
 {
+   /* A graft's is the frame's it hangs from, in the graft's set. */
+   const Context* frame = cp_context_is_graft(c) ? cp_context_parent(c) : c;
    if (!nd->frame_node[c->id])
       nd->frame_node[c->id] = node_at(by_key, nd, nd->node_of[c->id],
-                                      frame_location(s, sl, c));
+                                      frame_location(s, sl, frame));
    return nd->frame_node[c->id];
 }
 
@@ -523,18 +531,20 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
       if (id + CP_PREFETCH_AHEAD <= n)
          cp_prefetch_context(id + CP_PREFETCH_AHEAD);
       parent = p ? nd->node_of[p->id] : 0;
-      if (!adds_frame(c)) {
+      if (cp_context_is_graft(c)) {
+         node = node_at(&by_key, nd, parent,
+                        GRAFT_RECORD | cp_context_region(c));
+      } else if (!adds_frame(c)) {
          node = parent;
       } else if (!p) {
-         /* A thread's root, always its own; with the region set whose
-          * tree it roots, if any. */
-         node = new_node(nd, 0, cp_context_region(c));
+         node = new_node(nd, 0, 0);   /* a thread's root: its own */
       } else {
          UInt loc = nd->node_of[id];   /* still callsite_loc[id] */
-         /* A call from another named function's code in p's frame: p's
-          * function stays on the stack above it. */
-         if (p->kind != CtxRoot
-             && location_function(s, loc) != frame_function(s, sl, p))
+         const Context* frame = cp_context_frame_parent(c);
+         /* A call from another named function's code in the frame below:
+          * its function stays on the stack above it. */
+         if (frame->kind != CtxRoot
+             && location_function(s, loc) != frame_function(s, sl, frame))
             parent = frame_function_node(s, sl, &by_key, nd, p);
          node = node_at(&by_key, nd, parent, loc);
       }

@@ -404,6 +404,33 @@ t_regions() {
         bad region-after-node 35 "'region' record after 'node' records"
 }
 
+# A graft (docs/internals/stacks-format.md): node 11 hangs from node 2 in
+# region set 1, and node 12 below it has node 5's call site. The sample of
+# node 2 at loc 8, moved to node 12, must read as node 5's stack would (the
+# graft adds no frame) and carry region=tx; the rest keeps no region.
+t_graft() {
+    local B=$T/basic.stacks G=$T/graft.stacks P=$T/plain.stacks rc
+    sed '30a region\t1\t0\ttx' "$B" |
+        sed '41a node\t11\t2\t0\t1\nnode\t12\t11\t3' |
+        sed 's/^sample\t2\t8\t1\t7$/sample\t12\t8\t1\t7/' >"$G"
+    sed 's/^sample\t2\t8\t1\t7$/sample\t5\t8\t1\t7/' "$B" >"$P"
+    grep -q '^sample.12.8' "$G" && grep -q '^node.12.11.3$' "$G" ||
+        { fail graft "the test's dump was not made"; return; }
+    for f in graft plain; do
+        "$CYCPROF" pprof "$T/$f.stacks" -o "$T/$f.pb.gz" 2>"$T/$f.err"; rc=$?
+        [ $rc -eq 0 ] || { fail graft "$f: conversion exit $rc: $(head -c 200 "$T/$f.err")"; return; }
+        pp -traces "$T/$f.pb.gz" | grep -v 'region:\|^File:\|^Type:\|^Duration:' >"$T/$f.traces"
+    done
+    local tx
+    tx=$(pp -top -tagfocus=region=tx "$T/graft.pb.gz" | sed -n 's/.*accounting for \([0-9]*\),.*/\1/p')
+    [ "$tx" = 7 ] || { fail graft "tagfocus region=tx: '$tx', want 7"; return; }
+    cmp -s "$T/graft.traces" "$T/plain.traces" ||
+        { fail graft "stacks differ from the same samples without the graft: $(differs "$T/plain.traces" "$T/graft.traces")"; return; }
+    ok graft
+    sed '42s/\t1$/\t2/' "$G" | bad graft-undefined-region 42 "region 2 is not defined"
+    sed '42s/\t0\t1$/\t0/' "$G" | bad graft-without-region 42 "non-root node needs a callsite loc"
+}
+
 # Three 600-deep stacks (cut to 256 frames, merged by stack_merge): two in
 # region a, one in region b. The merge must keep the region sets apart and
 # the labels on: -tagfocus=region=a counts 5 + 11, region=b 7.
@@ -460,6 +487,7 @@ if t_convert; then
     t_bad_inputs
     t_atomic
     t_regions
+    t_graft
 fi
 t_missing_dump
 t_elf_flavours
