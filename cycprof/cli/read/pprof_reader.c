@@ -1,11 +1,11 @@
-/* See pprof_reader.h. Everything the file says is checked before it is
- * used (indices into the string table, location and function ids), since
- * protobuf-c only checks the wire format. */
+/* See pprof_reader.h. protobuf-c checks the wire format; what it cannot
+ * check (ids, string indices, references between the tables) is checked
+ * here as the tables are converted, and kept for pf_check_tables. */
 #define _POSIX_C_SOURCE 200809L
 #include "read/pprof_reader.h"
 #include "util/cmdutil.h"
 #include "model/event_names.h"
-#include "read/pprof_index.h"
+#include "model/tuplemap.h"
 #include "profile.pb-c.h"
 
 #include <errno.h>
@@ -22,11 +22,6 @@
  * 50 MB to 665 MB), a bomb a thousand times. */
 size_t pprof_max_bytes = (size_t)192 << 20;
 #define PPROF_MAX_RATIO 64
-
-/* Limits on expanded stacks; see the check in build(). */
-#define PPROF_MAX_DEPTH (1u << 20)
-#define PPROF_MAX_FRAMES (1u << 28)
-
 
 /* gunzip buf into a fresh buffer (*out, *outlen). */
 static int gunzip(const unsigned char *buf, size_t len, unsigned char **out,
@@ -86,232 +81,6 @@ bad:
     inflateEnd(&z);
     free(o);
     return -1;
-}
-
-/* Frame name: sanitised so that the folded format stays parseable
- * (';' separates frames, a newline ends the record) and the origin of a
- * frame can be told from its name (SP_ORIGIN_SEP). */
-static uint32_t frame_name(stack_profile_t *sp, const char *s)
-{
-    size_t n = strlen(s);
-    if (!strpbrk(s, ";\n\r" SP_ORIGIN_SEP))
-        return intern_n(&sp->names, s, n);
-    char *c = cu_strdup(s);
-    for (char *q = c; *q; q++)
-        if (*q == ';')
-            *q = ':';
-        else if (*q == '\n' || *q == '\r' || *q == SP_ORIGIN_SEP[0])
-            *q = ' ';
-    uint32_t id = intern_n(&sp->names, c, n);
-    free(c);
-    return id;
-}
-
-/* The index of the value pprof shows by default (default_sample_type, else
- * the last sample type), after checking that every sample type names
- * strings of the table; -1 with "NAME: what" in err. */
-static int pprof_default_value(const Perftools__Profiles__Profile *pr,
-                               const char *name, char *err, size_t errlen)
-{
-    size_t nstr = pr->n_string_table;
-#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
-    if (pr->n_sample_type == 0)
-        return cu_fail_named(err, errlen, name, "profile has no sample types");
-    for (size_t i = 0; i < pr->n_sample_type; i++)
-        if (!STR_OK(pr->sample_type[i]->type) || !STR_OK(pr->sample_type[i]->unit))
-            return cu_fail_named(err, errlen, name, "sample type %zu: string index "
-                                           "out of range", i);
-    size_t vi = pr->n_sample_type - 1;
-    if (pr->default_sample_type) {
-        if (!STR_OK(pr->default_sample_type))
-            return cu_fail_named(err, errlen, name, "default_sample_type: string "
-                                           "index out of range");
-        for (size_t i = 0; i < pr->n_sample_type; i++)
-            if (pr->sample_type[i]->type == pr->default_sample_type)
-                vi = i;
-    }
-#undef STR_OK
-    return (int)vi;
-}
-
-int pprof_value_index(const Perftools__Profiles__Profile *pr,
-                      const char *name, const char *event, char *err,
-                      size_t errlen)
-{
-    int def = pprof_default_value(pr, name, err, errlen);
-    if (def < 0 || !event)
-        return def;
-    size_t n = pr->n_sample_type;
-    const char **types = cu_calloc(n, sizeof *types);
-    char list[256] = "";
-    for (size_t i = 0; i < n; i++) {
-        types[i] = pr->string_table[pr->sample_type[i]->type];
-        strncat(list, i ? " " : "", sizeof list - strlen(list) - 1);
-        strncat(list, types[i], sizeof list - strlen(list) - 1);
-    }
-    int vi = ev_find(types, (int)n, event);
-    free(types);
-    if (vi < 0)
-        return cu_fail_named(err, errlen, name, "unknown event '%s' (the "
-                             "profile has: %s)", event, list);
-    return vi;
-}
-
-/* "NAME SEP FILE SEP OBJECT" as a frame id (stack_profile.h). */
-static uint32_t origin_frame(stack_profile_t *sp, uint32_t name,
-                             const char *file, const char *object)
-{
-    const char *n = sp->names.str[name];
-    size_t len = strlen(n) + strlen(file) + strlen(object) + 3;
-    char *c = cu_malloc(len);
-    snprintf(c, len, "%s" SP_ORIGIN_SEP "%s" SP_ORIGIN_SEP "%s", n, file,
-             object);
-    uint32_t id = intern(&sp->names, c);
-    free(c);
-    return id;
-}
-
-/* The frames of location l with their origin, root first (the innermost,
- * inlined line last), as origin_frame names them; malloc'ed. */
-static uint32_t *location_origins(stack_profile_t *sp,
-                                  const Perftools__Profiles__Profile *pr,
-                                  const pprof_index_t *ix,
-                                  const Perftools__Profiles__Location *l,
-                                  const uint32_t *fname)
-{
-    const char *object = "";
-    if (l->mapping_id) {
-        size_t m = pprof_index_find(&ix->maps, l->mapping_id);
-        if (m != SIZE_MAX)
-            object = pr->string_table[pr->mapping[m]->filename];
-    }
-    size_t n = l->n_line ? l->n_line : 1;
-    uint32_t *v = cu_calloc(n, sizeof *v);
-    if (!l->n_line) {
-        char buf[32];
-        snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
-        v[0] = origin_frame(sp, frame_name(sp, buf), "", object);
-        return v;
-    }
-    for (size_t j = l->n_line, k = 0; j-- > 0; k++) {
-        size_t fi = pprof_index_find(&ix->fns, l->line[j]->function_id);
-        const char *file = pr->string_table[pr->function[fi]->filename];
-        v[k] = origin_frame(sp, fname[fi], file, object);
-    }
-    return v;
-}
-
-static int build(stack_profile_t *sp, const char *name,
-                 Perftools__Profiles__Profile *pr, char *err, size_t errlen)
-{
-    size_t nstr = pr->n_string_table;
-#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
-    int vi = pprof_value_index(pr, name, sp->event, err, errlen);
-    if (vi < 0 && sp->event && sp->event_optional)
-        vi = pprof_default_value(pr, name, err, errlen);
-    if (vi < 0)
-        return -1;
-    {
-        const char *t = pr->string_table[pr->sample_type[vi]->type];
-        const char *u = pr->string_table[pr->sample_type[vi]->unit];
-        size_t n = strlen(t) + strlen(u) + 2;
-        free(sp->unit);
-        sp->unit = cu_malloc(n);
-        snprintf(sp->unit, n, "%s/%s", t, u);
-    }
-
-    /* cycprof puts the profiled command in the first comment, and its
-     * --deterministic mode in a later one. */
-    if (pr->n_comment && STR_OK(pr->comment[0]) && !sp->cmd)
-        sp->cmd = cu_strdup(pr->string_table[pr->comment[0]]);
-    static const char mode_prefix[] = "cycprof deterministic: ";
-    for (size_t c = 1; c < pr->n_comment && !sp->deterministic; c++)
-        if (STR_OK(pr->comment[c]) &&
-            strncmp(pr->string_table[pr->comment[c]], mode_prefix,
-                    sizeof mode_prefix - 1) == 0)
-            sp->deterministic = cu_strdup(pr->string_table[pr->comment[c]] +
-                                          sizeof mode_prefix - 1);
-
-    pprof_index_t ix;
-    uint32_t *fname = NULL, *frames = NULL;
-    uint32_t **origin = NULL;   /* with_origin: per location, its frames
-                                   (NULL until first used) */
-    size_t frames_cap = 0;
-    int rc = pprof_index_build(&ix, pr, name, err, errlen);
-    if (rc < 0)
-        goto out;
-    /* Function names, resolved once. */
-    fname = cu_calloc(pr->n_function, sizeof *fname);
-    for (size_t i = 0; i < pr->n_function; i++) {
-        Perftools__Profiles__Function *f = pr->function[i];
-        const char *s = pr->string_table[f->name];
-        if (!*s)
-            s = pr->string_table[f->system_name];
-        fname[i] = frame_name(sp, *s ? s : "??");
-    }
-    if (sp->with_origin)
-        origin = cu_calloc(pr->n_location + 1, sizeof *origin);
-
-    for (size_t si = 0; si < pr->n_sample; si++) {
-        Perftools__Profiles__Sample *s = pr->sample[si];
-        if ((rc = pprof_sample_check(pr, si, (size_t)vi, name, err, errlen)) < 0)
-            goto out;
-        if (s->value[vi] == 0)
-            continue;
-        /* pprof stacks are leaf first, and a location's lines innermost
-         * (inlined) first: walk everything backwards to get root first. */
-        size_t depth = 0;
-        for (size_t k = s->n_location_id; k-- > 0;) {
-            size_t li = pprof_index_find(&ix.locs, s->location_id[k]);
-            if (li == SIZE_MAX) {
-                rc = cu_fail_named(err, errlen, name, "sample %zu refers to unknown "
-                          "location %" PRIu64, si, s->location_id[k]);
-                goto out;
-            }
-            Perftools__Profiles__Location *l = pr->location[li];
-            size_t add = l->n_line ? l->n_line : 1;
-            /* A few kilobytes of protobuf can describe a stack of billions
-             * of frames (one location with many lines, repeated): refuse
-             * what no real program has rather than run out of memory. */
-            if (depth + add > PPROF_MAX_DEPTH ||
-                sp->nframes + depth + add > PPROF_MAX_FRAMES) {
-                rc = cu_fail_named(err, errlen, name, "sample %zu: stacks too deep "
-                          "(more than %u frames in one stack or %u in all)",
-                          si, PPROF_MAX_DEPTH, PPROF_MAX_FRAMES);
-                goto out;
-            }
-            cu_grow(&frames, &frames_cap, depth + add, sizeof *frames);
-            if (origin) {
-                if (!origin[li])
-                    origin[li] = location_origins(sp, pr, &ix, l, fname);
-                memcpy(frames + depth, origin[li], add * sizeof *frames);
-                depth += add;
-                continue;
-            }
-            if (!l->n_line) {
-                char buf[32];
-                snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
-                frames[depth++] = frame_name(sp, buf);
-            }
-            for (size_t j = l->n_line; j-- > 0;)
-                frames[depth++] = fname[pprof_index_find(&ix.fns, l->line[j]->function_id)];
-        }
-        if (!depth) {
-            cu_grow(&frames, &frames_cap, 1, sizeof *frames);
-            frames[depth++] = frame_name(sp, "[unknown]");
-        }
-        sp_add(sp, frames, depth, (uint64_t)s->value[vi]);
-    }
-out:
-    if (origin)
-        for (size_t i = 0; i < pr->n_location; i++)
-            free(origin[i]);
-    free(origin);
-    free(fname);
-    free(frames);
-    pprof_index_free(&ix);
-    return rc;
-#undef STR_OK
 }
 
 Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
@@ -382,32 +151,304 @@ Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
     return pr;
 }
 
+/* The index of the value pprof shows by default (default_sample_type, else
+ * the last sample type), after checking that every sample type names
+ * strings of the table; -1 with "NAME: what" in err. */
+static int pprof_default_value(const Perftools__Profiles__Profile *pr,
+                               const char *name, char *err, size_t errlen)
+{
+    size_t nstr = pr->n_string_table;
+#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
+    if (pr->n_sample_type == 0)
+        return cu_fail_named(err, errlen, name, "profile has no sample types");
+    for (size_t i = 0; i < pr->n_sample_type; i++)
+        if (!STR_OK(pr->sample_type[i]->type) || !STR_OK(pr->sample_type[i]->unit))
+            return cu_fail_named(err, errlen, name, "sample type %zu: string index "
+                                           "out of range", i);
+    size_t vi = pr->n_sample_type - 1;
+    if (pr->default_sample_type) {
+        if (!STR_OK(pr->default_sample_type))
+            return cu_fail_named(err, errlen, name, "default_sample_type: string "
+                                           "index out of range");
+        for (size_t i = 0; i < pr->n_sample_type; i++)
+            if (pr->sample_type[i]->type == pr->default_sample_type)
+                vi = i;
+    }
+#undef STR_OK
+    return (int)vi;
+}
+
+int pprof_value_index(const Perftools__Profiles__Profile *pr,
+                      const char *name, const char *event, char *err,
+                      size_t errlen)
+{
+    int def = pprof_default_value(pr, name, err, errlen);
+    if (def < 0 || !event)
+        return def;
+    size_t n = pr->n_sample_type;
+    const char **types = cu_calloc(n, sizeof *types);
+    char list[256] = "";
+    for (size_t i = 0; i < n; i++) {
+        types[i] = pr->string_table[pr->sample_type[i]->type];
+        strncat(list, i ? " " : "", sizeof list - strlen(list) - 1);
+        strncat(list, types[i], sizeof list - strlen(list) - 1);
+    }
+    int vi = ev_find(types, (int)n, event);
+    free(types);
+    if (vi < 0)
+        return cu_fail_named(err, errlen, name, "unknown event '%s' (the "
+                             "profile has: %s)", event, list);
+    return vi;
+}
+
 void pprof_free_unpacked(Perftools__Profiles__Profile *pr)
 {
     if (pr)
         perftools__profiles__profile__free_unpacked(pr, NULL);
 }
 
-int pprof_read_mem(stack_profile_t *sp, const char *name,
-                   const unsigned char *buf, size_t len, char *err,
-                   size_t errlen)
+/* The conversion of a decoded message into the model. */
+typedef struct loader {
+    profile_t *p;
+    const Perftools__Profiles__Profile *pr;
+    const char *name;
+    tuplemap_t maps, fns, locs;     /* id -> position */
+} loader_t;
+
+/* Counts and indices of the model are 32 bits (UINT32_MAX marks "none"):
+ * a profile past them could not be held in memory anyway. */
+static uint32_t count32(size_t n)
+{
+    if (n >= UINT32_MAX)
+        cu_oom();
+    return (uint32_t)n;
+}
+
+static uint32_t str_index(const loader_t *ld, int64_t i)
+{
+    return i >= 0 && (uint64_t)i < ld->pr->n_string_table ? (uint32_t)i
+                                                          : PF_BAD_STR;
+}
+
+/* Keeps the tables' first problem, "NAME: what", for pf_check_tables. */
+static void table_problem(loader_t *ld, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void table_problem(loader_t *ld, const char *fmt, ...)
+{
+    if (ld->p->tables_error)
+        return;
+    char msg[CU_ERRLEN], err[CU_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cu_fail_named(err, sizeof err, ld->name, "%s", msg);
+    ld->p->tables_error = cu_strdup(err);
+}
+
+static size_t find_id(const tuplemap_t *m, uint64_t id)
+{
+    return tuplemap_find(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0);
+}
+
+/* Adds id as the next record of m: 0 if it is non-zero and new. Every id
+ * being new, the index tuplemap gives it is the record's position. */
+static int add_id(tuplemap_t *m, uint64_t id)
+{
+    int added;
+    if (id == 0)
+        return -1;
+    tuplemap_get(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0, &added);
+    return added ? 0 : -1;
+}
+
+static pf_value_type_t value_type(const loader_t *ld,
+                                  const Perftools__Profiles__ValueType *vt)
+{
+    pf_value_type_t t = {0, 0};
+    if (vt)
+        t = (pf_value_type_t){str_index(ld, vt->type), str_index(ld, vt->unit)};
+    return t;
+}
+
+static void convert_header(loader_t *ld)
+{
+    const Perftools__Profiles__Profile *pr = ld->pr;
+    profile_t *p = ld->p;
+    p->nstring = count32(pr->n_string_table);
+    p->string = cu_calloc(p->nstring + 1, sizeof *p->string);
+    for (size_t i = 0; i < pr->n_string_table; i++)
+        p->string[i] = intern(&p->strings, pr->string_table[i]);
+    p->nsample_type = count32(pr->n_sample_type);
+    p->sample_type = cu_calloc(p->nsample_type + 1, sizeof *p->sample_type);
+    for (size_t i = 0; i < pr->n_sample_type; i++)
+        p->sample_type[i] = value_type(ld, pr->sample_type[i]);
+    p->default_sample_type = pr->default_sample_type
+                                 ? str_index(ld, pr->default_sample_type) : 0;
+    p->ncomment = pr->n_comment;
+    p->comment = cu_calloc(p->ncomment + 1, sizeof *p->comment);
+    for (size_t i = 0; i < pr->n_comment; i++)
+        p->comment[i] = str_index(ld, pr->comment[i]);
+    p->drop_frames = str_index(ld, pr->drop_frames);
+    p->keep_frames = str_index(ld, pr->keep_frames);
+    p->time_nanos = pr->time_nanos;
+    p->duration_nanos = pr->duration_nanos;
+    p->period_type = value_type(ld, pr->period_type);
+    p->period = pr->period;
+}
+
+/* Mappings, functions, locations, checked in that order (each refers to
+ * the ones before). */
+static void convert_tables(loader_t *ld)
+{
+    const Perftools__Profiles__Profile *pr = ld->pr;
+    profile_t *p = ld->p;
+    p->nmapping = count32(pr->n_mapping);
+    p->mapping = cu_calloc(p->nmapping + 1, sizeof *p->mapping);
+    for (size_t i = 0; i < pr->n_mapping; i++) {
+        const Perftools__Profiles__Mapping *m = pr->mapping[i];
+        pf_mapping_t *d = &p->mapping[i];
+        *d = (pf_mapping_t){m->id, m->memory_start, m->memory_limit,
+                            m->file_offset, str_index(ld, m->filename),
+                            str_index(ld, m->build_id), m->has_functions != 0,
+                            m->has_filenames != 0, m->has_line_numbers != 0,
+                            m->has_inline_frames != 0};
+        if (add_id(&ld->maps, m->id) < 0)
+            table_problem(ld, "mapping: id 0 or a duplicate id");
+        else if (d->filename == PF_BAD_STR || d->build_id == PF_BAD_STR)
+            table_problem(ld, "mapping %" PRIu64 ": string index out of range",
+                          m->id);
+    }
+    p->nfunction = count32(pr->n_function);
+    p->function = cu_calloc(p->nfunction + 1, sizeof *p->function);
+    for (size_t i = 0; i < pr->n_function; i++) {
+        const Perftools__Profiles__Function *f = pr->function[i];
+        pf_function_t *d = &p->function[i];
+        *d = (pf_function_t){f->id, str_index(ld, f->name),
+                             str_index(ld, f->system_name),
+                             str_index(ld, f->filename), f->start_line};
+        if (add_id(&ld->fns, f->id) < 0)
+            table_problem(ld, "function: id 0 or a duplicate id");
+        else if (d->name == PF_BAD_STR || d->system_name == PF_BAD_STR ||
+                 d->filename == PF_BAD_STR)
+            table_problem(ld, "function %" PRIu64 ": string index out of range",
+                          f->id);
+    }
+    size_t nlines = 0;
+    for (size_t i = 0; i < pr->n_location; i++)
+        nlines += count32(pr->location[i]->n_line);
+    p->nlocation = count32(pr->n_location);
+    p->location = cu_calloc(p->nlocation + 1, sizeof *p->location);
+    p->lines = cu_calloc(nlines + 1, sizeof *p->lines);
+    for (size_t i = 0; i < pr->n_location; i++) {
+        const Perftools__Profiles__Location *l = pr->location[i];
+        pf_location_t *d = &p->location[i];
+        *d = (pf_location_t){l->id, l->address, PF_NO_MAPPING,
+                             (uint32_t)l->n_line, p->nlines, l->is_folded != 0};
+        if (add_id(&ld->locs, l->id) < 0)
+            table_problem(ld, "location: id 0 or a duplicate id");
+        if (l->mapping_id) {
+            size_t m = find_id(&ld->maps, l->mapping_id);
+            if (m == SIZE_MAX)
+                table_problem(ld, "location %" PRIu64 " refers to unknown "
+                              "mapping %" PRIu64, l->id, l->mapping_id);
+            else
+                d->mapping = (uint32_t)m;
+        }
+        for (size_t j = 0; j < l->n_line; j++) {
+            const Perftools__Profiles__Line *ln = l->line[j];
+            size_t f = find_id(&ld->fns, ln->function_id);
+            if (f == SIZE_MAX) {
+                table_problem(ld, "location %" PRIu64 " refers to unknown "
+                              "function %" PRIu64, l->id, ln->function_id);
+                f = 0;
+            }
+            p->lines[p->nlines++] = (pf_line_t){(uint32_t)f, ln->line,
+                                                ln->column};
+        }
+    }
+}
+
+/* The samples, each freed from the message once converted, so that the
+ * message and the model are never both whole in memory. */
+static void convert_samples(loader_t *ld, Perftools__Profiles__Profile *pr)
+{
+    profile_t *p = ld->p;
+    size_t nloc = 0, nvalue = 0, nlabel = 0;
+    for (size_t i = 0; i < pr->n_sample; i++) {
+        nloc += count32(pr->sample[i]->n_location_id);
+        nvalue += count32(pr->sample[i]->n_value);
+        nlabel += count32(pr->sample[i]->n_label);
+    }
+    p->sample = cu_calloc(pr->n_sample + 1, sizeof *p->sample);
+    p->sample_loc = cu_calloc(nloc + 1, sizeof *p->sample_loc);
+    p->sample_value = cu_calloc(nvalue + 1, sizeof *p->sample_value);
+    p->sample_label = cu_calloc(nlabel + 1, sizeof *p->sample_label);
+    size_t cap_unknown = 0;
+    nloc = nvalue = nlabel = 0;
+    for (size_t i = 0; i < pr->n_sample; i++) {
+        Perftools__Profiles__Sample *s = pr->sample[i];
+        p->sample[i] = (pf_sample_t){nloc, nvalue, nlabel,
+                                     (uint32_t)s->n_location_id,
+                                     (uint32_t)s->n_value, (uint32_t)s->n_label};
+        for (size_t k = 0; k < s->n_location_id; k++) {
+            size_t li = find_id(&ld->locs, s->location_id[k]);
+            if (li == SIZE_MAX) {
+                cu_grow(&p->unknown_location, &cap_unknown,
+                        p->nunknown_location + 1, sizeof *p->unknown_location);
+                p->unknown_location[p->nunknown_location] = s->location_id[k];
+                li = p->nlocation + p->nunknown_location++;
+            }
+            p->sample_loc[nloc++] = count32(li);
+        }
+        for (size_t k = 0; k < s->n_value; k++)
+            p->sample_value[nvalue++] = s->value[k];
+        for (size_t k = 0; k < s->n_label; k++) {
+            const Perftools__Profiles__Label *lb = s->label[k];
+            p->sample_label[nlabel++] =
+                (pf_label_t){str_index(ld, lb->key), str_index(ld, lb->str),
+                             lb->num, str_index(ld, lb->num_unit)};
+        }
+        perftools__profiles__sample__free_unpacked(s, NULL);
+        pr->sample[i] = NULL;
+        p->nsample = i + 1;
+    }
+    pr->n_sample = 0;
+}
+
+/* Converts pr into p and frees it. */
+static void convert(profile_t *p, const char *name,
+                    Perftools__Profiles__Profile *pr)
+{
+    loader_t ld = {p, pr, name, {0}, {0}, {0}};
+    tuplemap_init(&ld.maps);
+    tuplemap_init(&ld.fns);
+    tuplemap_init(&ld.locs);
+    convert_header(&ld);
+    convert_tables(&ld);
+    convert_samples(&ld, pr);
+    tuplemap_free(&ld.maps);
+    tuplemap_free(&ld.fns);
+    tuplemap_free(&ld.locs);
+    perftools__profiles__profile__free_unpacked(pr, NULL);
+}
+
+int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
+                   size_t len, char *err, size_t errlen)
 {
     Perftools__Profiles__Profile *pr = pprof_unpack_mem(name, buf, len, err,
                                                         errlen);
     if (!pr)
         return -1;
-    int rc = build(sp, name, pr, err, errlen);
-    pprof_free_unpacked(pr);
-    return rc;
+    convert(p, name, pr);
+    return 0;
 }
 
-int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
-                    size_t errlen)
+int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen)
 {
     Perftools__Profiles__Profile *pr = pprof_unpack_file(path, err, errlen);
     if (!pr)
         return -1;
-    int rc = build(sp, path, pr, err, errlen);
-    pprof_free_unpacked(pr);
-    return rc;
+    convert(p, path, pr);
+    return 0;
 }

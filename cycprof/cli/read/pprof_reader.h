@@ -1,24 +1,25 @@
-/* Reader for pprof profiles (gzip-compressed or plain profile.proto), as
- * written next to the callgrind file by the cycprof tool. Produces exact
- * function-name stacks with inlined frames expanded (stack_profile.h). */
+/* The pprof reader: a pprof profile (gzip-compressed or plain
+ * profile.proto), as the cycprof tool, Go and RISC Zero write it, decoded
+ * into the profile model (profile.h), whose views the commands read
+ * (pprof_stacks.h, pprof_costs.h, firefox_profile.h). */
 #ifndef CYCPROF_PPROF_READER_H
 #define CYCPROF_PPROF_READER_H
 
 #include <stddef.h>
 
-#include "model/stack_profile.h"
+#include "model/profile.h"
 
 /* Upper bound on the decompressed size, so that a corrupt or hostile file
  * cannot make us allocate without limit. */
 extern size_t pprof_max_bytes;
 
-/* Read a file / a buffer into sp. Returns 0, or -1 with "NAME: what" in
- * err. name is used in messages only. */
-int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
-                    size_t errlen);
-int pprof_read_mem(stack_profile_t *sp, const char *name,
-                   const unsigned char *buf, size_t len, char *err,
-                   size_t errlen);
+/* Read a file / a buffer into p (initialised by pf_init): gunzip if the
+ * data is gzip, then protobuf-c, then the model. Returns 0, or -1 with
+ * "NAME: what" in err when the data does not decode; a problem of the
+ * tables is kept for pf_check_tables. name is used in messages only. */
+int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen);
+int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
+                   size_t len, char *err, size_t errlen);
 
 /* The decoding alone, for readers that build something else from the
  * message (pprof_costs.h): gunzip if the data is gzip, then protobuf-c.
