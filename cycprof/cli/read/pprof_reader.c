@@ -83,7 +83,7 @@ bad:
     return -1;
 }
 
-Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
+static Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
                                                const unsigned char *buf,
                                                size_t len, char *err,
                                                size_t errlen)
@@ -201,11 +201,6 @@ int pprof_value_index(const Perftools__Profiles__Profile *pr,
     return vi;
 }
 
-void pprof_free_unpacked(Perftools__Profiles__Profile *pr)
-{
-    if (pr)
-        perftools__profiles__profile__free_unpacked(pr, NULL);
-}
 
 /* The conversion of a decoded message into the model. */
 typedef struct loader {

@@ -21,19 +21,14 @@ int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen);
 int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
                    size_t len, char *err, size_t errlen);
 
-/* The decoding alone, for readers that build something else from the
- * message (pprof_costs.h): gunzip if the data is gzip, then protobuf-c.
- * Returns the message (free it with pprof_free_unpacked), or NULL with
- * "NAME: what" in err. Nothing in it is checked beyond the wire format. */
+/* The decoding alone, for the reader that builds its tables from the
+ * message (firefox_profile.h): gunzip if the data is gzip, then
+ * protobuf-c. Returns the message, or NULL with "NAME: what" in err.
+ * Nothing in it is checked beyond the wire format. */
 struct Perftools__Profiles__Profile;
 struct Perftools__Profiles__Profile *pprof_unpack_file(const char *path,
                                                        char *err,
                                                        size_t errlen);
-struct Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
-                                                      const unsigned char *buf,
-                                                      size_t len, char *err,
-                                                      size_t errlen);
-void pprof_free_unpacked(struct Perftools__Profiles__Profile *pr);
 
 /* The index of sample type `event` (its type name, or another name of it,
  * event_names.h), or when event is NULL the value pprof shows by default
