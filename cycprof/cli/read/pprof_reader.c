@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "read/pprof_reader.h"
 #include "util/cmdutil.h"
-#include "model/event_names.h"
 #include "model/tuplemap.h"
 #include "profile.pb-c.h"
 
@@ -83,10 +82,12 @@ bad:
     return -1;
 }
 
-static Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
-                                               const unsigned char *buf,
-                                               size_t len, char *err,
-                                               size_t errlen)
+/* The message in buf[0..len): gunzip if it is gzip, then protobuf-c,
+ * which checks the wire format only. NULL with "NAME: what" in err. */
+static Perftools__Profiles__Profile *unpack_mem(const char *name,
+                                                const unsigned char *buf,
+                                                size_t len, char *err,
+                                                size_t errlen)
 {
     unsigned char *raw = NULL;
     const unsigned char *data = buf;
@@ -115,8 +116,9 @@ static Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
     return pr;
 }
 
-Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
-                                                size_t errlen)
+/* The same from the file at path. */
+static Perftools__Profiles__Profile *unpack_file(const char *path, char *err,
+                                                 size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -145,60 +147,10 @@ Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
         cu_fail_named(err, errlen, path, "read error");
         return NULL;
     }
-    Perftools__Profiles__Profile *pr = pprof_unpack_mem(path, buf, n, err,
+    Perftools__Profiles__Profile *pr = unpack_mem(path, buf, n, err,
                                                         errlen);
     free(buf);
     return pr;
-}
-
-/* The index of the value pprof shows by default (default_sample_type, else
- * the last sample type), after checking that every sample type names
- * strings of the table; -1 with "NAME: what" in err. */
-static int pprof_default_value(const Perftools__Profiles__Profile *pr,
-                               const char *name, char *err, size_t errlen)
-{
-    size_t nstr = pr->n_string_table;
-#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
-    if (pr->n_sample_type == 0)
-        return cu_fail_named(err, errlen, name, "profile has no sample types");
-    for (size_t i = 0; i < pr->n_sample_type; i++)
-        if (!STR_OK(pr->sample_type[i]->type) || !STR_OK(pr->sample_type[i]->unit))
-            return cu_fail_named(err, errlen, name, "sample type %zu: string index "
-                                           "out of range", i);
-    size_t vi = pr->n_sample_type - 1;
-    if (pr->default_sample_type) {
-        if (!STR_OK(pr->default_sample_type))
-            return cu_fail_named(err, errlen, name, "default_sample_type: string "
-                                           "index out of range");
-        for (size_t i = 0; i < pr->n_sample_type; i++)
-            if (pr->sample_type[i]->type == pr->default_sample_type)
-                vi = i;
-    }
-#undef STR_OK
-    return (int)vi;
-}
-
-int pprof_value_index(const Perftools__Profiles__Profile *pr,
-                      const char *name, const char *event, char *err,
-                      size_t errlen)
-{
-    int def = pprof_default_value(pr, name, err, errlen);
-    if (def < 0 || !event)
-        return def;
-    size_t n = pr->n_sample_type;
-    const char **types = cu_calloc(n, sizeof *types);
-    char list[256] = "";
-    for (size_t i = 0; i < n; i++) {
-        types[i] = pr->string_table[pr->sample_type[i]->type];
-        strncat(list, i ? " " : "", sizeof list - strlen(list) - 1);
-        strncat(list, types[i], sizeof list - strlen(list) - 1);
-    }
-    int vi = ev_find(types, (int)n, event);
-    free(types);
-    if (vi < 0)
-        return cu_fail_named(err, errlen, name, "unknown event '%s' (the "
-                             "profile has: %s)", event, list);
-    return vi;
 }
 
 
@@ -431,7 +383,7 @@ static void convert(profile_t *p, const char *name,
 int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
                    size_t len, char *err, size_t errlen)
 {
-    Perftools__Profiles__Profile *pr = pprof_unpack_mem(name, buf, len, err,
+    Perftools__Profiles__Profile *pr = unpack_mem(name, buf, len, err,
                                                         errlen);
     if (!pr)
         return -1;
@@ -441,7 +393,7 @@ int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
 
 int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen)
 {
-    Perftools__Profiles__Profile *pr = pprof_unpack_file(path, err, errlen);
+    Perftools__Profiles__Profile *pr = unpack_file(path, err, errlen);
     if (!pr)
         return -1;
     convert(p, path, pr);

@@ -21,21 +21,4 @@ int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen);
 int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
                    size_t len, char *err, size_t errlen);
 
-/* The decoding alone, for the reader that builds its tables from the
- * message (firefox_profile.h): gunzip if the data is gzip, then
- * protobuf-c. Returns the message, or NULL with "NAME: what" in err.
- * Nothing in it is checked beyond the wire format. */
-struct Perftools__Profiles__Profile;
-struct Perftools__Profiles__Profile *pprof_unpack_file(const char *path,
-                                                       char *err,
-                                                       size_t errlen);
-
-/* The index of sample type `event` (its type name, or another name of it,
- * event_names.h), or when event is NULL the value pprof shows by default
- * (default_sample_type, else the last sample type); -1 with
- * "NAME: unknown event 'EV' (the profile has: TYPES)" in err. */
-int pprof_value_index(const struct Perftools__Profiles__Profile *pr,
-                      const char *name, const char *event, char *err,
-                      size_t errlen);
-
 #endif
