@@ -105,6 +105,7 @@ typedef struct profile {
     uint32_t *sample_loc;
     int64_t *sample_value;
     pf_label_t *sample_label;
+    size_t nsample_loc, nsample_value, nsample_label;
     uint64_t *unknown_location;
     size_t nunknown_location;
 

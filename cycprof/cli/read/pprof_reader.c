@@ -1,10 +1,12 @@
 /* See pprof_reader.h. protobuf-c checks the wire format; what it cannot
  * check (ids, string indices, references between the tables) is checked
- * here as the tables are converted, and kept for pf_check_tables. */
+ * here as the tables are converted, and kept for pf_check_tables. The
+ * samples are decoded one at a time (decode()). */
 #define _POSIX_C_SOURCE 200809L
 #include "read/pprof_reader.h"
 #include "util/cmdutil.h"
 #include "model/tuplemap.h"
+#include "read/pb_fields.h"
 #include "profile.pb-c.h"
 
 #include <errno.h>
@@ -82,49 +84,13 @@ bad:
     return -1;
 }
 
-/* The message in buf[0..len): gunzip if it is gzip, then protobuf-c,
- * which checks the wire format only. NULL with "NAME: what" in err. */
-static Perftools__Profiles__Profile *unpack_mem(const char *name,
-                                                const unsigned char *buf,
-                                                size_t len, char *err,
-                                                size_t errlen)
-{
-    unsigned char *raw = NULL;
-    const unsigned char *data = buf;
-    size_t dlen = len;
-    const char *why;
-    if (len == 0) {
-        cu_fail_named(err, errlen, name, "empty file (not a pprof profile)");
-        return NULL;
-    }
-    if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-        if (gunzip(buf, len, &raw, &dlen, &why) < 0) {
-            cu_fail_named(err, errlen, name, "%s", why);
-            return NULL;
-        }
-        data = raw;
-    } else if (len > pprof_max_bytes) {
-        cu_fail_named(err, errlen, name, "profile is too large");
-        return NULL;
-    }
-    Perftools__Profiles__Profile *pr =
-        perftools__profiles__profile__unpack(NULL, dlen, data);
-    free(raw);
-    if (!pr)
-        cu_fail_named(err, errlen, name, "not a valid pprof profile (protobuf "
-                                "decoding failed)");
-    return pr;
-}
-
-/* The same from the file at path. */
-static Perftools__Profiles__Profile *unpack_file(const char *path, char *err,
-                                                 size_t errlen)
+/* The bytes of the file at path, in *buf (*len); -1 with "PATH: what". */
+static int read_whole_file(const char *path, unsigned char **out, size_t *len,
+                           char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        cu_fail_named(err, errlen, path, "%s", strerror(errno));
-        return NULL;
-    }
+    if (!f)
+        return cu_fail_named(err, errlen, path, "%s", strerror(errno));
     unsigned char *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
@@ -136,30 +102,26 @@ static Perftools__Profiles__Profile *unpack_file(const char *path, char *err,
         if (n > pprof_max_bytes) {
             fclose(f);
             free(buf);
-            cu_fail_named(err, errlen, path, "file is too large");
-            return NULL;
+            return cu_fail_named(err, errlen, path, "file is too large");
         }
     }
     int bad = ferror(f);
     fclose(f);
     if (bad) {
         free(buf);
-        cu_fail_named(err, errlen, path, "read error");
-        return NULL;
+        return cu_fail_named(err, errlen, path, "read error");
     }
-    Perftools__Profiles__Profile *pr = unpack_mem(path, buf, n, err,
-                                                        errlen);
-    free(buf);
-    return pr;
+    *out = buf;
+    *len = n;
+    return 0;
 }
-
 
 /* The conversion of a decoded message into the model. */
 typedef struct loader {
     profile_t *p;
-    const Perftools__Profiles__Profile *pr;
     const char *name;
     tuplemap_t maps, fns, locs;     /* id -> position */
+    size_t sample_cap, loc_cap, value_cap, label_cap, unknown_cap;
 } loader_t;
 
 /* Counts and indices of the model are 32 bits (UINT32_MAX marks "none"):
@@ -173,8 +135,7 @@ static uint32_t count32(size_t n)
 
 static uint32_t str_index(const loader_t *ld, int64_t i)
 {
-    return i >= 0 && (uint64_t)i < ld->pr->n_string_table ? (uint32_t)i
-                                                          : PF_BAD_STR;
+    return i >= 0 && (uint64_t)i < ld->p->nstring ? (uint32_t)i : PF_BAD_STR;
 }
 
 /* Keeps the tables' first problem, "NAME: what", for pf_check_tables. */
@@ -218,9 +179,8 @@ static pf_value_type_t value_type(const loader_t *ld,
     return t;
 }
 
-static void convert_header(loader_t *ld)
+static void convert_header(loader_t *ld, const Perftools__Profiles__Profile *pr)
 {
-    const Perftools__Profiles__Profile *pr = ld->pr;
     profile_t *p = ld->p;
     p->nstring = count32(pr->n_string_table);
     p->string = cu_calloc(p->nstring + 1, sizeof *p->string);
@@ -246,9 +206,8 @@ static void convert_header(loader_t *ld)
 
 /* Mappings, functions, locations, checked in that order (each refers to
  * the ones before). */
-static void convert_tables(loader_t *ld)
+static void convert_tables(loader_t *ld, const Perftools__Profiles__Profile *pr)
 {
-    const Perftools__Profiles__Profile *pr = ld->pr;
     profile_t *p = ld->p;
     p->nmapping = count32(pr->n_mapping);
     p->mapping = cu_calloc(p->nmapping + 1, sizeof *p->mapping);
@@ -316,86 +275,166 @@ static void convert_tables(loader_t *ld)
     }
 }
 
-/* The samples, each freed from the message once converted, so that the
- * message and the model are never both whole in memory. */
-static void convert_samples(loader_t *ld, Perftools__Profiles__Profile *pr)
+/* Appends sample s to the model. */
+static void convert_sample(loader_t *ld, const Perftools__Profiles__Sample *s)
 {
     profile_t *p = ld->p;
-    size_t nloc = 0, nvalue = 0, nlabel = 0;
-    for (size_t i = 0; i < pr->n_sample; i++) {
-        nloc += count32(pr->sample[i]->n_location_id);
-        nvalue += count32(pr->sample[i]->n_value);
-        nlabel += count32(pr->sample[i]->n_label);
-    }
-    p->sample = cu_calloc(pr->n_sample + 1, sizeof *p->sample);
-    p->sample_loc = cu_calloc(nloc + 1, sizeof *p->sample_loc);
-    p->sample_value = cu_calloc(nvalue + 1, sizeof *p->sample_value);
-    p->sample_label = cu_calloc(nlabel + 1, sizeof *p->sample_label);
-    size_t cap_unknown = 0;
-    nloc = nvalue = nlabel = 0;
-    for (size_t i = 0; i < pr->n_sample; i++) {
-        Perftools__Profiles__Sample *s = pr->sample[i];
-        p->sample[i] = (pf_sample_t){nloc, nvalue, nlabel,
-                                     (uint32_t)s->n_location_id,
-                                     (uint32_t)s->n_value, (uint32_t)s->n_label};
-        for (size_t k = 0; k < s->n_location_id; k++) {
-            size_t li = find_id(&ld->locs, s->location_id[k]);
-            if (li == SIZE_MAX) {
-                cu_grow(&p->unknown_location, &cap_unknown,
-                        p->nunknown_location + 1, sizeof *p->unknown_location);
-                p->unknown_location[p->nunknown_location] = s->location_id[k];
-                li = p->nlocation + p->nunknown_location++;
-            }
-            p->sample_loc[nloc++] = count32(li);
+    pf_sample_t *d;
+    cu_grow(&p->sample, &ld->sample_cap, p->nsample + 1, sizeof *p->sample);
+    d = &p->sample[p->nsample++];
+    *d = (pf_sample_t){p->nsample_loc, p->nsample_value, p->nsample_label,
+                       count32(s->n_location_id), count32(s->n_value),
+                       count32(s->n_label)};
+    cu_grow(&p->sample_loc, &ld->loc_cap, p->nsample_loc + d->nloc,
+            sizeof *p->sample_loc);
+    for (size_t k = 0; k < s->n_location_id; k++) {
+        size_t li = find_id(&ld->locs, s->location_id[k]);
+        if (li == SIZE_MAX) {
+            cu_grow(&p->unknown_location, &ld->unknown_cap,
+                    p->nunknown_location + 1, sizeof *p->unknown_location);
+            p->unknown_location[p->nunknown_location] = s->location_id[k];
+            li = p->nlocation + p->nunknown_location++;
         }
-        for (size_t k = 0; k < s->n_value; k++)
-            p->sample_value[nvalue++] = s->value[k];
-        for (size_t k = 0; k < s->n_label; k++) {
-            const Perftools__Profiles__Label *lb = s->label[k];
-            p->sample_label[nlabel++] =
-                (pf_label_t){str_index(ld, lb->key), str_index(ld, lb->str),
-                             lb->num, str_index(ld, lb->num_unit)};
-        }
-        perftools__profiles__sample__free_unpacked(s, NULL);
-        pr->sample[i] = NULL;
-        p->nsample = i + 1;
+        p->sample_loc[p->nsample_loc++] = count32(li);
     }
-    pr->n_sample = 0;
+    cu_grow(&p->sample_value, &ld->value_cap, p->nsample_value + d->nvalue,
+            sizeof *p->sample_value);
+    for (size_t k = 0; k < s->n_value; k++)
+        p->sample_value[p->nsample_value++] = s->value[k];
+    cu_grow(&p->sample_label, &ld->label_cap, p->nsample_label + d->nlabel,
+            sizeof *p->sample_label);
+    for (size_t k = 0; k < s->n_label; k++) {
+        const Perftools__Profiles__Label *lb = s->label[k];
+        p->sample_label[p->nsample_label++] =
+            (pf_label_t){str_index(ld, lb->key), str_index(ld, lb->str),
+                         lb->num, str_index(ld, lb->num_unit)};
+    }
 }
 
-/* Converts pr into p and frees it. */
-static void convert(profile_t *p, const char *name,
-                    Perftools__Profiles__Profile *pr)
+/* Profile.sample in profile.proto. */
+#define SAMPLE_FIELD 2
+
+/* The message data[0..len) but its samples, in *rest (*rest_len): 0; -1
+ * when a field is not plain (pb_fields.h). */
+static int split_samples(const unsigned char *data, size_t len,
+                         unsigned char **rest, size_t *rest_len)
 {
-    loader_t ld = {p, pr, name, {0}, {0}, {0}};
-    tuplemap_init(&ld.maps);
-    tuplemap_init(&ld.fns);
-    tuplemap_init(&ld.locs);
-    convert_header(&ld);
-    convert_tables(&ld);
-    convert_samples(&ld, pr);
-    tuplemap_free(&ld.maps);
-    tuplemap_free(&ld.fns);
-    tuplemap_free(&ld.locs);
+    const unsigned char *at = data, *end = data + len;
+    unsigned char *r = cu_malloc(len + 1);
+    size_t n = 0;
+    pb_field_t f;
+    while (at < end) {
+        if (!pb_next_field(&at, end, &f) ||
+            (f.number == SAMPLE_FIELD && f.wire != PB_BYTES)) {
+            free(r);
+            return -1;
+        }
+        if (f.number == SAMPLE_FIELD)
+            continue;
+        memcpy(r + n, f.start, (size_t)(f.end - f.start));
+        n += (size_t)(f.end - f.start);
+    }
+    *rest = cu_realloc(r, n + 1);
+    *rest_len = n;
+    return 0;
+}
+
+static int bad_message(const char *name, char *err, size_t errlen)
+{
+    return cu_fail_named(err, errlen, name, "not a valid pprof profile "
+                         "(protobuf decoding failed)");
+}
+
+/* The message data[0..len) into p. Its samples, the bulk of a profile, are
+ * decoded and converted one at a time, the rest of the message first, so
+ * that protobuf-c's message is never whole in memory beside the model.
+ * The answer is protobuf-c's on the whole message: where a field is not
+ * plain, protobuf-c decodes the whole message, each sample freed once
+ * converted. */
+static int decode(loader_t *ld, const unsigned char *data, size_t len,
+                  char *err, size_t errlen)
+{
+    unsigned char *rest;
+    size_t rest_len;
+    int split = split_samples(data, len, &rest, &rest_len) == 0;
+    Perftools__Profiles__Profile *pr =
+        split ? perftools__profiles__profile__unpack(NULL, rest_len, rest)
+              : perftools__profiles__profile__unpack(NULL, len, data);
+    if (split)
+        free(rest);
+    if (!pr)
+        return bad_message(ld->name, err, errlen);
+    convert_header(ld, pr);
+    convert_tables(ld, pr);
+    /* Never NULL, so that a view may point at a sample's first entry
+     * whether it has any or not. */
+    profile_t *p = ld->p;
+    cu_grow(&p->sample_loc, &ld->loc_cap, 1, sizeof *p->sample_loc);
+    cu_grow(&p->sample_value, &ld->value_cap, 1, sizeof *p->sample_value);
+    cu_grow(&p->sample_label, &ld->label_cap, 1, sizeof *p->sample_label);
+    for (size_t i = 0; i < pr->n_sample; i++) {
+        convert_sample(ld, pr->sample[i]);
+        perftools__profiles__sample__free_unpacked(pr->sample[i], NULL);
+        pr->sample[i] = NULL;
+    }
+    pr->n_sample = 0;
     perftools__profiles__profile__free_unpacked(pr, NULL);
+    if (!split)
+        return 0;
+    const unsigned char *at = data, *end = data + len;
+    pb_field_t f;
+    while (at < end && pb_next_field(&at, end, &f)) {
+        if (f.number != SAMPLE_FIELD)
+            continue;
+        Perftools__Profiles__Sample *s = perftools__profiles__sample__unpack(
+            NULL, (size_t)(f.end - f.value), f.value);
+        if (!s)
+            return bad_message(ld->name, err, errlen);
+        convert_sample(ld, s);
+        perftools__profiles__sample__free_unpacked(s, NULL);
+    }
+    return 0;
 }
 
 int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
                    size_t len, char *err, size_t errlen)
 {
-    Perftools__Profiles__Profile *pr = unpack_mem(name, buf, len, err,
-                                                        errlen);
-    if (!pr)
-        return -1;
-    convert(p, name, pr);
-    return 0;
+    unsigned char *raw = NULL;
+    const unsigned char *data = buf;
+    size_t dlen = len;
+    const char *why;
+    if (len == 0)
+        return cu_fail_named(err, errlen, name, "empty file (not a pprof "
+                             "profile)");
+    if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
+        if (gunzip(buf, len, &raw, &dlen, &why) < 0)
+            return cu_fail_named(err, errlen, name, "%s", why);
+        data = raw;
+    } else if (len > pprof_max_bytes) {
+        return cu_fail_named(err, errlen, name, "profile is too large");
+    }
+    loader_t ld;
+    memset(&ld, 0, sizeof ld);
+    ld.p = p;
+    ld.name = name;
+    tuplemap_init(&ld.maps);
+    tuplemap_init(&ld.fns);
+    tuplemap_init(&ld.locs);
+    int rc = decode(&ld, data, dlen, err, errlen);
+    tuplemap_free(&ld.maps);
+    tuplemap_free(&ld.fns);
+    tuplemap_free(&ld.locs);
+    free(raw);
+    return rc;
 }
 
 int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen)
 {
-    Perftools__Profiles__Profile *pr = unpack_file(path, err, errlen);
-    if (!pr)
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    if (read_whole_file(path, &buf, &len, err, errlen) < 0)
         return -1;
-    convert(p, path, pr);
-    return 0;
+    int rc = pprof_load_mem(p, path, buf, len, err, errlen);
+    free(buf);
+    return rc;
 }

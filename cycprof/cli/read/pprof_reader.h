@@ -16,7 +16,8 @@ extern size_t pprof_max_bytes;
 /* Read a file / a buffer into p (initialised by pf_init): gunzip if the
  * data is gzip, then protobuf-c, then the model. Returns 0, or -1 with
  * "NAME: what" in err when the data does not decode; a problem of the
- * tables is kept for pf_check_tables. name is used in messages only. */
+ * tables is kept for pf_check_tables. name is used in messages only.
+ * Whatever the result, free p with pf_free. */
 int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen);
 int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
                    size_t len, char *err, size_t errlen);
