@@ -1,6 +1,7 @@
-/* libFuzzer harness for the pprof reader (pprof_reader.c), the stack
- * merging (stack_profile.c) and the flame graph writer that consumes it,
- * and for the pprof input of report/diff (pprof_costs.c, cost_rank.c).
+/* libFuzzer harness for the pprof reader (pprof_reader.c), its stack view
+ * (pprof_stacks.c), the stack merging (stack_profile.c) and the flame
+ * graph writer that consumes it, and for the pprof input of report/diff
+ * (pprof_costs.c, cost_rank.c).
  * Any input must either load or be rejected with an error message. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include "write/flamegraph_svg.h"
 #include "read/pprof_costs.h"
 #include "read/pprof_reader.h"
+#include "read/pprof_stacks.h"
 #include "model/stack_profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -24,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     stack_profile_t sp;
     char err[CU_ERRLEN];
     sp_init(&sp);
-    if (pprof_read_mem(&sp, "fuzz", data, size, err, sizeof err) < 0) {
+    if (pprof_stacks_read_mem(&sp, "fuzz", data, size, err, sizeof err) < 0) {
         if (!err[0])
             __builtin_trap();
     } else {

@@ -8,7 +8,6 @@
 #include "analyse/cost_rank.h"
 #include "analyse/diff_match.h"
 #include "write/diff_json.h"
-#include "read/pprof_reader.h"
 #include "read/profile_kind.h"
 #include "analyse/region_diff.h"
 #include "commands/report_common.h"

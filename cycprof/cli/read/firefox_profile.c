@@ -1,12 +1,11 @@
-/* See firefox_profile.h: the tables, built from a pprof profile. Every
- * index the file holds is checked before it is used, as in pprof_reader.c
- * (protobuf-c only checks the wire format). */
+/* See firefox_profile.h: the tables, built from a pprof profile, a view of
+ * the profile model (profile.h). Every index the file holds is checked
+ * before it is used (protobuf-c only checks the wire format). */
 #define _POSIX_C_SOURCE 200809L
 #include "read/firefox_profile.h"
 #include "util/cmdutil.h"
-#include "read/pprof_index.h"
+#include "model/profile.h"
 #include "read/pprof_reader.h"
-#include "profile.pb-c.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -156,89 +155,78 @@ static char *hex_of(const char *s)
     return s && *s ? cu_strdup(s) : NULL;
 }
 
-static int build(ff_profile_t *p, const char *name,
-                 Perftools__Profiles__Profile *pr, char *err, size_t errlen)
+static int build(ff_profile_t *p, const char *name, const profile_t *pr,
+                 char *err, size_t errlen)
 {
-    size_t nstr = pr->n_string_table;
-#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
-#define STR(i) (pr->string_table[i])
-    int default_value = pprof_value_index(pr, name, p->event, err, errlen);
+#define STR(i) pf_str(pr, i)
+    int default_value = pf_value_index(pr, name, p->event, err, errlen);
     if (default_value < 0)
         return -1;
     size_t vi = (size_t)default_value;
-    if (pr->n_comment && STR_OK(pr->comment[0]))
+    if (pr->ncomment && pr->comment[0] != PF_BAD_STR)
         p->cmd = cu_strdup(STR(pr->comment[0]));
 
-    pprof_index_t ix;
-    int rc = pprof_index_build(&ix, pr, name, err, errlen);
-    if (rc < 0)
-        goto out;
-    rc = -1;
+    if (pf_check_tables(pr, err, errlen) < 0)
+        return -1;
     /* Mappings: one lib (and resource) each, in the file's order. */
-    for (size_t i = 0; i < pr->n_mapping; i++) {
-        Perftools__Profiles__Mapping *m = pr->mapping[i];
+    for (size_t i = 0; i < pr->nmapping; i++) {
+        const pf_mapping_t *m = &pr->mapping[i];
         cu_grow(&p->lib, &p->lib_cap, p->nlib + 1, sizeof *p->lib);
         const char *path = STR(m->filename);
         p->lib[p->nlib++] = (ff_lib_t){str_id(p, base_name(path)),
                                        str_id(p, path),
                                        hex_of(STR(m->build_id))};
     }
-    for (size_t i = 0; i < pr->n_location; i++)
-        if (pr->location[i]->n_line > FF_MAX_INLINE_DEPTH) {
-            cu_fail_named(err, errlen, name, "location %" PRIu64 ": more than %u "
-                 "inlined calls", pr->location[i]->id, FF_MAX_INLINE_DEPTH);
-            goto out;
-        }
+    for (size_t i = 0; i < pr->nlocation; i++)
+        if (pr->location[i].nline > FF_MAX_INLINE_DEPTH)
+            return cu_fail_named(err, errlen, name, "location %" PRIu64 ": more "
+                 "than %u inlined calls", pr->location[i].id, FF_MAX_INLINE_DEPTH);
 
-    for (size_t si = 0; si < pr->n_sample; si++) {
-        Perftools__Profiles__Sample *s = pr->sample[si];
-        if (pprof_sample_check(pr, si, vi, name, err, errlen) < 0)
-            goto out;
-        if (s->value[vi] == 0)
+    for (size_t si = 0; si < pr->nsample; si++) {
+        const pf_sample_t *s = &pr->sample[si];
+        if (pf_sample_check(pr, si, vi, name, err, errlen) < 0)
+            return -1;
+        int64_t value = pr->sample_value[s->value + vi];
+        if (value == 0)
             continue;
         /* Thread: the numeric label `thread` (1 when the profile has none);
          * category: the innermost region, cycprof's first `region` label. */
         int64_t tid = 1;
         uint32_t cat = 0;
-        for (size_t k = 0; k < s->n_label; k++) {
-            Perftools__Profiles__Label *lb = s->label[k];
-            if (!STR_OK(lb->key) || !STR_OK(lb->str)) {
-                cu_fail_named(err, errlen, name, "sample %zu: label string index out "
-                     "of range", si);
-                goto out;
-            }
+        for (size_t k = 0; k < s->nlabel; k++) {
+            const pf_label_t *lb = &pr->sample_label[s->label + k];
+            if (lb->key == PF_BAD_STR || lb->str == PF_BAD_STR)
+                return cu_fail_named(err, errlen, name, "sample %zu: label string "
+                     "index out of range", si);
             if (strcmp(STR(lb->key), "thread") == 0 && !lb->str)
                 tid = lb->num;
             else if (strcmp(STR(lb->key), "region") == 0 && lb->str && !cat) {
                 cat = 1 + intern(&p->regions, STR(lb->str));
-                if (cat >= FF_MAX_CATEGORIES) {
-                    cu_fail_named(err, errlen, name, "more than %u regions",
+                if (cat >= FF_MAX_CATEGORIES)
+                    return cu_fail_named(err, errlen, name, "more than %u regions",
                          FF_MAX_CATEGORIES - 1);
-                    goto out;
-                }
             }
         }
         /* pprof stacks are leaf first and a location's lines innermost
          * first: walk both backwards to go from the root. */
+        const uint32_t *loc = pr->sample_loc + s->loc;
         uint32_t node = 0; /* stack + 1 */
-        for (size_t k = s->n_location_id; k-- > 0;) {
-            size_t li = pprof_index_find(&ix.locs, s->location_id[k]);
-            if (li == SIZE_MAX) {
-                cu_fail_named(err, errlen, name, "sample %zu refers to unknown "
-                     "location %" PRIu64, si, s->location_id[k]);
-                goto out;
-            }
-            Perftools__Profiles__Location *l = pr->location[li];
+        for (size_t k = s->nloc; k-- > 0;) {
+            size_t li = loc[k];
+            if (li >= pr->nlocation)
+                return cu_fail_named(err, errlen, name, "sample %zu refers to "
+                     "unknown location %" PRIu64, si,
+                     pr->unknown_location[li - pr->nlocation]);
+            const pf_location_t *l = &pr->location[li];
             int32_t lib = -1;
             int64_t addr = -1;
-            if (l->mapping_id) {
-                size_t mi = pprof_index_find(&ix.maps, l->mapping_id);
-                Perftools__Profiles__Mapping *m = pr->mapping[mi];
-                lib = (int32_t)mi;
+            if (l->mapping != PF_NO_MAPPING) {
+                const pf_mapping_t *m = &pr->mapping[l->mapping];
+                lib = (int32_t)l->mapping;
                 if (l->address >= m->memory_start && l->address < m->memory_limit)
                     addr = (int64_t)(l->address - m->memory_start + m->file_offset);
             }
-            if (!l->n_line) {
+            if (!l->nline) {
                 char buf[32];
                 snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
                 uint32_t fn = func_of(p, str_id(p, buf), lib, -1, 0);
@@ -246,12 +234,11 @@ static int build(ff_profile_t *p, const char *name,
             }
             /* The last line is the function that holds the code, the
              * ones before it the calls inlined into it, outermost first. */
-            size_t first = p->no_inlines && l->n_line ? 1 : l->n_line;
-            for (size_t j = l->n_line, depth = 0; j-- > l->n_line - first;
+            size_t first = p->no_inlines && l->nline ? 1 : l->nline;
+            for (size_t j = l->nline, depth = 0; j-- > l->nline - first;
                  depth++) {
-                Perftools__Profiles__Line *ln = l->line[j];
-                Perftools__Profiles__Function *f =
-                    pr->function[pprof_index_find(&ix.fns, ln->function_id)];
+                const pf_line_t *ln = &pr->lines[l->line + j];
+                const pf_function_t *f = &pr->function[ln->function];
                 const char *fname = *STR(f->name) ? STR(f->name)
                                                   : STR(f->system_name);
                 int32_t src = *STR(f->filename)
@@ -272,22 +259,19 @@ static int build(ff_profile_t *p, const char *name,
             uint32_t fn = func_of(p, str_id(p, "[unknown]"), -1, -1, 0);
             node = 1 + stack_of(p, 0, frame_of(p, fn, 0, 0, cat, -1));
         }
-        add_sample(p, thread_of(p, tid), node - 1, (uint64_t)s->value[vi]);
+        add_sample(p, thread_of(p, tid), node - 1, (uint64_t)value);
     }
-    rc = 0;
-out:
-    pprof_index_free(&ix);
-    return rc;
+    return 0;
 #undef STR
-#undef STR_OK
 }
 
 int ff_from_pprof(ff_profile_t *p, const char *path, char *err, size_t errlen)
 {
-    Perftools__Profiles__Profile *pr = pprof_unpack_file(path, err, errlen);
-    if (!pr)
-        return -1;
-    int rc = build(p, path, pr, err, errlen);
-    perftools__profiles__profile__free_unpacked(pr, NULL);
+    profile_t pr;
+    pf_init(&pr);
+    int rc = pprof_load_file(&pr, path, err, errlen);
+    if (rc == 0)
+        rc = build(p, path, &pr, err, errlen);
+    pf_free(&pr);
     return rc;
 }

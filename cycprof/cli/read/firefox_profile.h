@@ -2,8 +2,9 @@
  * profiler.firefox.com and `samply load` open), pinned to
  * preprocessedProfileVersion 66: the version samply's
  * fxprof-processed-profile crate writes; newer profilers upgrade it on load
- * (docs/cli/firefox.md). Built from a pprof profile: one sample per
- * distinct (thread, stack), weighted by its exact count. */
+ * (docs/cli/firefox.md). Built from a pprof profile, a view of the
+ * profile model (profile.h): one sample per distinct (thread, stack),
+ * weighted by its exact count. */
 #ifndef CYCPROF_FIREFOX_PROFILE_H
 #define CYCPROF_FIREFOX_PROFILE_H
 

@@ -1,12 +1,12 @@
-/* See pprof_costs.h. Everything the file says is checked before it is used
- * (string indices, location, function and mapping ids), since protobuf-c
- * only checks the wire format. */
+/* See pprof_costs.h: a view of the profile model (profile.h). Everything
+ * the file says is checked before it is used (string indices, location,
+ * function and mapping ids), since protobuf-c only checks the wire
+ * format. */
 #define _POSIX_C_SOURCE 200809L
 #include "read/pprof_costs.h"
 #include "util/cmdutil.h"
+#include "model/profile.h"
 #include "read/pprof_reader.h"
-#include "read/pprof_index.h"
-#include "profile.pb-c.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -27,11 +27,10 @@ typedef struct frame {
 
 typedef struct reader {
     cg_profile_t *p;
-    Perftools__Profiles__Profile *pr;
+    const profile_t *pr;
     const char *name;
     char *err;
     size_t errlen;
-    pprof_index_t ix;
     uint32_t *fn_name, *fn_file;  /* per function */
     uint32_t *map_ob;             /* per mapping */
     uint32_t *loc_ob, *loc_addr;  /* per location; loc_addr: "0x..." name */
@@ -44,18 +43,18 @@ typedef struct reader {
     uint32_t unknown_file, unknown_ob;
 } reader_t;
 
-static uint32_t str_id(reader_t *r, int64_t i)
+static uint32_t str_id(reader_t *r, uint32_t i)
 {
-    return intern(&r->p->names, r->pr->string_table[i]);
+    return intern(&r->p->names, pf_str(r->pr, i));
 }
 
 /* Laid out as RISC Zero's profiler writes it (pprof_costs.h). */
-static int is_risc0(const Perftools__Profiles__Profile *pr)
+static int is_risc0(const profile_t *pr)
 {
-    if (pr->n_sample_type != 1 || pr->n_mapping > 1)
+    if (pr->nsample_type != 1 || pr->nmapping > 1)
         return 0;
-    const char *t = pr->string_table[pr->sample_type[0]->type];
-    const char *u = pr->string_table[pr->sample_type[0]->unit];
+    const char *t = pf_str(pr, pr->sample_type[0].type);
+    const char *u = pf_str(pr, pr->sample_type[0].unit);
     return strcmp(t, "cycles") == 0 && strcmp(u, "count") == 0;
 }
 
@@ -63,33 +62,34 @@ static int is_risc0(const Perftools__Profiles__Profile *pr)
  * to (set from the first profile, matched by name in later ones). */
 static int read_types(reader_t *r)
 {
-    Perftools__Profiles__Profile *pr = r->pr;
+    const profile_t *pr = r->pr;
     cg_profile_t *p = r->p;
-    size_t nt = pr->n_sample_type, nstr = pr->n_string_table;
+    size_t nt = pr->nsample_type;
     if (nt == 0)
         return cu_fail_named(r->err, r->errlen, r->name, "the profile has no sample "
                     "types, so no count-like sample type");
     for (size_t t = 0; t < nt; t++) {
-        int64_t ty = pr->sample_type[t]->type, un = pr->sample_type[t]->unit;
-        if (ty < 0 || (uint64_t)ty >= nstr || un < 0 || (uint64_t)un >= nstr)
+        if (pr->sample_type[t].type == PF_BAD_STR ||
+            pr->sample_type[t].unit == PF_BAD_STR)
             return cu_fail_named(r->err, r->errlen, r->name, "sample type %zu: string "
                         "index out of range", t);
     }
     unsigned char *neg = cu_calloc(nt, 1);
-    for (size_t s = 0; s < pr->n_sample; s++) {
-        if (pr->sample[s]->n_value != nt) {
+    for (size_t s = 0; s < pr->nsample; s++) {
+        if (pr->sample[s].nvalue != nt) {
             free(neg);
             return cu_fail_named(r->err, r->errlen, r->name, "sample %zu has %zu "
                         "values, expected %zu (one per sample type)", s,
-                        pr->sample[s]->n_value, nt);
+                        (size_t)pr->sample[s].nvalue, nt);
         }
+        const int64_t *value = pr->sample_value + pr->sample[s].value;
         for (size_t t = 0; t < nt; t++)
-            neg[t] |= pr->sample[s]->value[t] < 0;
+            neg[t] |= value[t] < 0;
     }
     /* pprof's default: default_sample_type, else the last type. */
     size_t def = nt;
     for (size_t t = 0; t < nt && pr->default_sample_type; t++)
-        if (pr->sample_type[t]->type == pr->default_sample_type) {
+        if (pr->sample_type[t].type == pr->default_sample_type) {
             def = t;
             break;
         }
@@ -118,7 +118,7 @@ static int read_types(reader_t *r)
 
     const char *names[CG_MAX_EVENTS];
     for (size_t k = 0; k < r->ncol; k++) {
-        names[k] = pr->string_table[pr->sample_type[r->type_of[k]]->type];
+        names[k] = pf_str(pr, pr->sample_type[r->type_of[k]].type);
         if (!*names[k])
             return cu_fail_named(r->err, r->errlen, r->name, "sample type %zu has no "
                         "name", r->type_of[k]);
@@ -145,46 +145,46 @@ static int read_types(reader_t *r)
     return 0;
 }
 
-/* Ids, names and objects, checked and resolved once. */
+/* Names and objects, resolved once, the tables checked. */
 static int read_tables(reader_t *r)
 {
-    Perftools__Profiles__Profile *pr = r->pr;
-    if (pprof_index_build(&r->ix, pr, r->name, r->err, r->errlen) < 0)
+    const profile_t *pr = r->pr;
+    if (pf_check_tables(pr, r->err, r->errlen) < 0)
         return -1;
 
     unsigned has = 0;
-    r->fn_name = cu_calloc(pr->n_function + 1, sizeof *r->fn_name);
-    r->fn_file = cu_calloc(pr->n_function + 1, sizeof *r->fn_file);
-    for (size_t i = 0; i < pr->n_function; i++) {
-        Perftools__Profiles__Function *f = pr->function[i];
-        const char *s = pr->string_table[f->name];
+    r->fn_name = cu_calloc(pr->nfunction + 1, sizeof *r->fn_name);
+    r->fn_file = cu_calloc(pr->nfunction + 1, sizeof *r->fn_file);
+    for (size_t i = 0; i < pr->nfunction; i++) {
+        const pf_function_t *f = &pr->function[i];
+        const char *s = pf_str(pr, f->name);
         if (!*s)
-            s = pr->string_table[f->system_name];
+            s = pf_str(pr, f->system_name);
         r->fn_name[i] = intern(&r->p->names, *s ? s : "??");
-        if (*pr->string_table[f->filename]) {
+        if (*pf_str(pr, f->filename)) {
             r->fn_file[i] = str_id(r, f->filename);
             has |= CG_LACKS_FILE;
         } else {
             r->fn_file[i] = r->unknown_file;
         }
     }
-    r->map_ob = cu_calloc(pr->n_mapping + 1, sizeof *r->map_ob);
-    for (size_t i = 0; i < pr->n_mapping; i++) {
-        r->map_ob[i] = str_id(r, pr->mapping[i]->filename);
-        if (*pr->string_table[pr->mapping[i]->filename])
+    r->map_ob = cu_calloc(pr->nmapping + 1, sizeof *r->map_ob);
+    for (size_t i = 0; i < pr->nmapping; i++) {
+        r->map_ob[i] = str_id(r, pr->mapping[i].filename);
+        if (*pf_str(pr, pr->mapping[i].filename))
             has |= CG_LACKS_OBJECT;
     }
-    r->loc_ob = cu_calloc(pr->n_location + 1, sizeof *r->loc_ob);
-    r->loc_addr = cu_calloc(pr->n_location + 1, sizeof *r->loc_addr);
-    for (size_t i = 0; i < pr->n_location; i++) {
-        Perftools__Profiles__Location *l = pr->location[i];
+    r->loc_ob = cu_calloc(pr->nlocation + 1, sizeof *r->loc_ob);
+    r->loc_addr = cu_calloc(pr->nlocation + 1, sizeof *r->loc_addr);
+    for (size_t i = 0; i < pr->nlocation; i++) {
+        const pf_location_t *l = &pr->location[i];
         r->loc_ob[i] = r->unknown_ob;
-        if (l->mapping_id)
-            r->loc_ob[i] = r->map_ob[pprof_index_find(&r->ix.maps, l->mapping_id)];
-        for (size_t j = 0; j < l->n_line; j++)
-            if (l->line[j]->line > 0)
+        if (l->mapping != PF_NO_MAPPING)
+            r->loc_ob[i] = r->map_ob[l->mapping];
+        for (size_t j = 0; j < l->nline; j++)
+            if (pr->lines[l->line + j].line > 0)
                 has |= CG_LACKS_LINE;
-        if (!l->n_line) {
+        if (!l->nline) {
             char buf[32];
             snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
             r->loc_addr[i] = intern(&r->p->names, buf);
@@ -198,13 +198,12 @@ static int read_tables(reader_t *r)
  * is one frame named by its address. */
 static frame_t frame_of(const reader_t *r, size_t li, size_t j)
 {
-    Perftools__Profiles__Location *l = r->pr->location[li];
+    const pf_location_t *l = &r->pr->location[li];
     frame_t f = {r->unknown_file, r->loc_addr[li], r->loc_ob[li], 0};
-    if (l->n_line) {
-        Perftools__Profiles__Line *ln = l->line[j];
-        size_t fi = pprof_index_find(&r->ix.fns, ln->function_id);
-        f.fl = r->fn_file[fi];
-        f.fn = r->fn_name[fi];
+    if (l->nline) {
+        const pf_line_t *ln = &r->pr->lines[l->line + j];
+        f.fl = r->fn_file[ln->function];
+        f.fn = r->fn_name[ln->function];
         f.line = ln->line <= 0                  ? 0
                  : ln->line > UINT32_MAX - 1 ? UINT32_MAX - 1
                                              : (uint32_t)ln->line;
@@ -242,64 +241,55 @@ static int add_inclusive(reader_t *r, frame_t f, uint64_t sample,
 
 static int read_sample(reader_t *r, size_t si)
 {
-    Perftools__Profiles__Sample *s = r->pr->sample[si];
+    const profile_t *pr = r->pr;
+    const pf_sample_t *s = &pr->sample[si];
+    const uint32_t *li = pr->sample_loc + s->loc;
     cg_profile_t *p = r->p;
     uint64_t v[CG_MAX_EVENTS] = {0};
     int any = 0;
     for (size_t k = 0; k < r->ncol; k++) {
-        v[r->col[k]] = (uint64_t)s->value[r->type_of[k]];
+        v[r->col[k]] = (uint64_t)pr->sample_value[s->value + r->type_of[k]];
         any |= v[r->col[k]] != 0;
     }
-    size_t *li = cu_calloc(s->n_location_id + 1, sizeof *li);
-    int rc = 0;
-    for (size_t k = 0; k < s->n_location_id; k++) {
-        li[k] = pprof_index_find(&r->ix.locs, s->location_id[k]);
-        if (li[k] == SIZE_MAX) {
-            rc = cu_fail_named(r->err, r->errlen, r->name, "sample %zu refers to "
-                      "unknown location %" PRIu64, si, s->location_id[k]);
-            goto out;
-        }
-    }
+    for (size_t k = 0; k < s->nloc; k++)
+        if (li[k] >= pr->nlocation)
+            return cu_fail_named(r->err, r->errlen, r->name, "sample %zu refers to "
+                      "unknown location %" PRIu64, si,
+                      pr->unknown_location[li[k] - pr->nlocation]);
     if (!any)
-        goto out;
+        return 0;
+    int rc;
     if ((rc = add(r, p->totals, v)) < 0)
-        goto out;
+        return rc;
 
     /* Self: the leaf, the innermost line of the first location. */
     frame_t leaf = {r->unknown_file, intern(&p->names, "[unknown]"),
                     r->unknown_ob, 0};
-    if (s->n_location_id)
+    if (s->nloc)
         leaf = frame_of(r, li[0], 0);
     size_t fi = cg_fn_record(p, leaf.fl, leaf.fn, leaf.ob);
     if ((rc = add(r, cg_line_record(p, leaf.ob, leaf.fl, leaf.fn, leaf.line),
                   v)) < 0 ||
         (rc = add(r, p->fn_self + fi * p->nev, v)) < 0)
-        goto out;
+        return rc;
 
-    if (!s->n_location_id) {
-        rc = add_inclusive(r, leaf, si + 1, v);
-        goto out;
-    }
-    for (size_t k = 0; k < s->n_location_id && !rc; k++) {
-        size_t nl = r->pr->location[li[k]]->n_line;
+    if (!s->nloc)
+        return add_inclusive(r, leaf, si + 1, v);
+    for (size_t k = 0; k < s->nloc && !rc; k++) {
+        size_t nl = pr->location[li[k]].nline;
         r->nframes += nl ? nl : 1;
-        if (r->nframes > MAX_FRAMES) {
-            rc = cu_fail_named(r->err, r->errlen, r->name, "stacks too deep (more "
+        if (r->nframes > MAX_FRAMES)
+            return cu_fail_named(r->err, r->errlen, r->name, "stacks too deep (more "
                       "than %u frames in all)", MAX_FRAMES);
-            break;
-        }
         for (size_t j = 0; j < (nl ? nl : 1) && !rc; j++)
             rc = add_inclusive(r, frame_of(r, li[k], j), si + 1, v);
     }
-out:
-    free(li);
     return rc;
 }
 
-/* Reads the decoded message pr (freed here) into p. */
-static int read_message(cg_profile_t *p, const char *name,
-                        Perftools__Profiles__Profile *pr, char *err,
-                        size_t errlen)
+/* Reads the profile pr into p. */
+static int read_profile(cg_profile_t *p, const char *name, const profile_t *pr,
+                        char *err, size_t errlen)
 {
     reader_t r;
     memset(&r, 0, sizeof r);
@@ -325,10 +315,10 @@ static int read_message(cg_profile_t *p, const char *name,
      * --deterministic mode in a later one. */
     static const char mode_prefix[] = "cycprof deterministic: ";
     static const char zk_prefix[] = "cycprof-zkvm: ";
-    for (size_t c = 0; !rc && c < pr->n_comment; c++) {
-        if (pr->comment[c] <= 0 || (uint64_t)pr->comment[c] >= pr->n_string_table)
+    for (size_t c = 0; !rc && c < pr->ncomment; c++) {
+        if (pr->comment[c] == 0 || pr->comment[c] == PF_BAD_STR)
             continue;
-        const char *text = pr->string_table[pr->comment[c]];
+        const char *text = pf_str(pr, pr->comment[c]);
         if (c == 0 && !p->cmd)
             p->cmd = cu_strdup(text);
         else if (!p->deterministic &&
@@ -340,7 +330,7 @@ static int read_message(cg_profile_t *p, const char *name,
             p->zk_table[p->zk_table_lines++] = cu_strdup(text + sizeof zk_prefix - 1);
         }
     }
-    for (size_t si = 0; !rc && si < pr->n_sample; si++)
+    for (size_t si = 0; !rc && si < pr->nsample; si++)
         rc = read_sample(&r, si);
     if (!rc)
         p->nparts++;
@@ -351,23 +341,30 @@ static int read_message(cg_profile_t *p, const char *name,
     free(r.loc_ob);
     free(r.loc_addr);
     free(r.stamp);
-    pprof_index_free(&r.ix);
-    pprof_free_unpacked(pr);
     return rc;
 }
 
 int pprof_costs_read(cg_profile_t *p, const char *path, char *err,
                      size_t errlen)
 {
-    Perftools__Profiles__Profile *pr = pprof_unpack_file(path, err, errlen);
-    return pr ? read_message(p, path, pr, err, errlen) : -1;
+    profile_t pr;
+    pf_init(&pr);
+    int rc = pprof_load_file(&pr, path, err, errlen);
+    if (rc == 0)
+        rc = read_profile(p, path, &pr, err, errlen);
+    pf_free(&pr);
+    return rc;
 }
 
 int pprof_costs_read_mem(cg_profile_t *p, const char *name,
                          const unsigned char *buf, size_t len, char *err,
                          size_t errlen)
 {
-    Perftools__Profiles__Profile *pr = pprof_unpack_mem(name, buf, len, err,
-                                                        errlen);
-    return pr ? read_message(p, name, pr, err, errlen) : -1;
+    profile_t pr;
+    pf_init(&pr);
+    int rc = pprof_load_mem(&pr, name, buf, len, err, errlen);
+    if (rc == 0)
+        rc = read_profile(p, name, &pr, err, errlen);
+    pf_free(&pr);
+    return rc;
 }

@@ -1,7 +1,8 @@
 /* A pprof profile (gzip-compressed or plain profile.proto) read into the
  * cost model of `report` and `diff` (cg_profile_t, callgrind_reader.h), so
  * that cycprof's own pprof file, Go's CPU profiles and RISC Zero's guest
- * profiles get the same tables, diff and gate as callgrind-format files.
+ * profiles get the same tables, diff and gate as callgrind-format files:
+ * a view of the profile model (profile.h) that read/pprof_reader fills.
  *
  * What the model gets from a profile (docs/cli/report.md, "pprof input"):
  *   - events: the sample types whose values are counts (never negative),

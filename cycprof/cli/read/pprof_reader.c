@@ -1,11 +1,12 @@
-/* See pprof_reader.h. Everything the file says is checked before it is
- * used (indices into the string table, location and function ids), since
- * protobuf-c only checks the wire format. */
+/* See pprof_reader.h. protobuf-c checks the wire format; what it cannot
+ * check (ids, string indices, references between the tables) is checked
+ * here as the tables are converted, and kept for pf_check_tables. The
+ * samples are decoded one at a time (decode()). */
 #define _POSIX_C_SOURCE 200809L
 #include "read/pprof_reader.h"
 #include "util/cmdutil.h"
-#include "model/event_names.h"
-#include "read/pprof_index.h"
+#include "model/tuplemap.h"
+#include "read/pb_fields.h"
 #include "profile.pb-c.h"
 
 #include <errno.h>
@@ -22,11 +23,6 @@
  * 50 MB to 665 MB), a bomb a thousand times. */
 size_t pprof_max_bytes = (size_t)192 << 20;
 #define PPROF_MAX_RATIO 64
-
-/* Limits on expanded stacks; see the check in build(). */
-#define PPROF_MAX_DEPTH (1u << 20)
-#define PPROF_MAX_FRAMES (1u << 28)
-
 
 /* gunzip buf into a fresh buffer (*out, *outlen). */
 static int gunzip(const unsigned char *buf, size_t len, unsigned char **out,
@@ -88,272 +84,13 @@ bad:
     return -1;
 }
 
-/* Frame name: sanitised so that the folded format stays parseable
- * (';' separates frames, a newline ends the record) and the origin of a
- * frame can be told from its name (SP_ORIGIN_SEP). */
-static uint32_t frame_name(stack_profile_t *sp, const char *s)
-{
-    size_t n = strlen(s);
-    if (!strpbrk(s, ";\n\r" SP_ORIGIN_SEP))
-        return intern_n(&sp->names, s, n);
-    char *c = cu_strdup(s);
-    for (char *q = c; *q; q++)
-        if (*q == ';')
-            *q = ':';
-        else if (*q == '\n' || *q == '\r' || *q == SP_ORIGIN_SEP[0])
-            *q = ' ';
-    uint32_t id = intern_n(&sp->names, c, n);
-    free(c);
-    return id;
-}
-
-/* The index of the value pprof shows by default (default_sample_type, else
- * the last sample type), after checking that every sample type names
- * strings of the table; -1 with "NAME: what" in err. */
-static int pprof_default_value(const Perftools__Profiles__Profile *pr,
-                               const char *name, char *err, size_t errlen)
-{
-    size_t nstr = pr->n_string_table;
-#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
-    if (pr->n_sample_type == 0)
-        return cu_fail_named(err, errlen, name, "profile has no sample types");
-    for (size_t i = 0; i < pr->n_sample_type; i++)
-        if (!STR_OK(pr->sample_type[i]->type) || !STR_OK(pr->sample_type[i]->unit))
-            return cu_fail_named(err, errlen, name, "sample type %zu: string index "
-                                           "out of range", i);
-    size_t vi = pr->n_sample_type - 1;
-    if (pr->default_sample_type) {
-        if (!STR_OK(pr->default_sample_type))
-            return cu_fail_named(err, errlen, name, "default_sample_type: string "
-                                           "index out of range");
-        for (size_t i = 0; i < pr->n_sample_type; i++)
-            if (pr->sample_type[i]->type == pr->default_sample_type)
-                vi = i;
-    }
-#undef STR_OK
-    return (int)vi;
-}
-
-int pprof_value_index(const Perftools__Profiles__Profile *pr,
-                      const char *name, const char *event, char *err,
-                      size_t errlen)
-{
-    int def = pprof_default_value(pr, name, err, errlen);
-    if (def < 0 || !event)
-        return def;
-    size_t n = pr->n_sample_type;
-    const char **types = cu_calloc(n, sizeof *types);
-    char list[256] = "";
-    for (size_t i = 0; i < n; i++) {
-        types[i] = pr->string_table[pr->sample_type[i]->type];
-        strncat(list, i ? " " : "", sizeof list - strlen(list) - 1);
-        strncat(list, types[i], sizeof list - strlen(list) - 1);
-    }
-    int vi = ev_find(types, (int)n, event);
-    free(types);
-    if (vi < 0)
-        return cu_fail_named(err, errlen, name, "unknown event '%s' (the "
-                             "profile has: %s)", event, list);
-    return vi;
-}
-
-/* "NAME SEP FILE SEP OBJECT" as a frame id (stack_profile.h). */
-static uint32_t origin_frame(stack_profile_t *sp, uint32_t name,
-                             const char *file, const char *object)
-{
-    const char *n = sp->names.str[name];
-    size_t len = strlen(n) + strlen(file) + strlen(object) + 3;
-    char *c = cu_malloc(len);
-    snprintf(c, len, "%s" SP_ORIGIN_SEP "%s" SP_ORIGIN_SEP "%s", n, file,
-             object);
-    uint32_t id = intern(&sp->names, c);
-    free(c);
-    return id;
-}
-
-/* The frames of location l with their origin, root first (the innermost,
- * inlined line last), as origin_frame names them; malloc'ed. */
-static uint32_t *location_origins(stack_profile_t *sp,
-                                  const Perftools__Profiles__Profile *pr,
-                                  const pprof_index_t *ix,
-                                  const Perftools__Profiles__Location *l,
-                                  const uint32_t *fname)
-{
-    const char *object = "";
-    if (l->mapping_id) {
-        size_t m = pprof_index_find(&ix->maps, l->mapping_id);
-        if (m != SIZE_MAX)
-            object = pr->string_table[pr->mapping[m]->filename];
-    }
-    size_t n = l->n_line ? l->n_line : 1;
-    uint32_t *v = cu_calloc(n, sizeof *v);
-    if (!l->n_line) {
-        char buf[32];
-        snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
-        v[0] = origin_frame(sp, frame_name(sp, buf), "", object);
-        return v;
-    }
-    for (size_t j = l->n_line, k = 0; j-- > 0; k++) {
-        size_t fi = pprof_index_find(&ix->fns, l->line[j]->function_id);
-        const char *file = pr->string_table[pr->function[fi]->filename];
-        v[k] = origin_frame(sp, fname[fi], file, object);
-    }
-    return v;
-}
-
-static int build(stack_profile_t *sp, const char *name,
-                 Perftools__Profiles__Profile *pr, char *err, size_t errlen)
-{
-    size_t nstr = pr->n_string_table;
-#define STR_OK(i) ((i) >= 0 && (uint64_t)(i) < nstr)
-    int vi = pprof_value_index(pr, name, sp->event, err, errlen);
-    if (vi < 0 && sp->event && sp->event_optional)
-        vi = pprof_default_value(pr, name, err, errlen);
-    if (vi < 0)
-        return -1;
-    {
-        const char *t = pr->string_table[pr->sample_type[vi]->type];
-        const char *u = pr->string_table[pr->sample_type[vi]->unit];
-        size_t n = strlen(t) + strlen(u) + 2;
-        free(sp->unit);
-        sp->unit = cu_malloc(n);
-        snprintf(sp->unit, n, "%s/%s", t, u);
-    }
-
-    /* cycprof puts the profiled command in the first comment, and its
-     * --deterministic mode in a later one. */
-    if (pr->n_comment && STR_OK(pr->comment[0]) && !sp->cmd)
-        sp->cmd = cu_strdup(pr->string_table[pr->comment[0]]);
-    static const char mode_prefix[] = "cycprof deterministic: ";
-    for (size_t c = 1; c < pr->n_comment && !sp->deterministic; c++)
-        if (STR_OK(pr->comment[c]) &&
-            strncmp(pr->string_table[pr->comment[c]], mode_prefix,
-                    sizeof mode_prefix - 1) == 0)
-            sp->deterministic = cu_strdup(pr->string_table[pr->comment[c]] +
-                                          sizeof mode_prefix - 1);
-
-    pprof_index_t ix;
-    uint32_t *fname = NULL, *frames = NULL;
-    uint32_t **origin = NULL;   /* with_origin: per location, its frames
-                                   (NULL until first used) */
-    size_t frames_cap = 0;
-    int rc = pprof_index_build(&ix, pr, name, err, errlen);
-    if (rc < 0)
-        goto out;
-    /* Function names, resolved once. */
-    fname = cu_calloc(pr->n_function, sizeof *fname);
-    for (size_t i = 0; i < pr->n_function; i++) {
-        Perftools__Profiles__Function *f = pr->function[i];
-        const char *s = pr->string_table[f->name];
-        if (!*s)
-            s = pr->string_table[f->system_name];
-        fname[i] = frame_name(sp, *s ? s : "??");
-    }
-    if (sp->with_origin)
-        origin = cu_calloc(pr->n_location + 1, sizeof *origin);
-
-    for (size_t si = 0; si < pr->n_sample; si++) {
-        Perftools__Profiles__Sample *s = pr->sample[si];
-        if ((rc = pprof_sample_check(pr, si, (size_t)vi, name, err, errlen)) < 0)
-            goto out;
-        if (s->value[vi] == 0)
-            continue;
-        /* pprof stacks are leaf first, and a location's lines innermost
-         * (inlined) first: walk everything backwards to get root first. */
-        size_t depth = 0;
-        for (size_t k = s->n_location_id; k-- > 0;) {
-            size_t li = pprof_index_find(&ix.locs, s->location_id[k]);
-            if (li == SIZE_MAX) {
-                rc = cu_fail_named(err, errlen, name, "sample %zu refers to unknown "
-                          "location %" PRIu64, si, s->location_id[k]);
-                goto out;
-            }
-            Perftools__Profiles__Location *l = pr->location[li];
-            size_t add = l->n_line ? l->n_line : 1;
-            /* A few kilobytes of protobuf can describe a stack of billions
-             * of frames (one location with many lines, repeated): refuse
-             * what no real program has rather than run out of memory. */
-            if (depth + add > PPROF_MAX_DEPTH ||
-                sp->nframes + depth + add > PPROF_MAX_FRAMES) {
-                rc = cu_fail_named(err, errlen, name, "sample %zu: stacks too deep "
-                          "(more than %u frames in one stack or %u in all)",
-                          si, PPROF_MAX_DEPTH, PPROF_MAX_FRAMES);
-                goto out;
-            }
-            cu_grow(&frames, &frames_cap, depth + add, sizeof *frames);
-            if (origin) {
-                if (!origin[li])
-                    origin[li] = location_origins(sp, pr, &ix, l, fname);
-                memcpy(frames + depth, origin[li], add * sizeof *frames);
-                depth += add;
-                continue;
-            }
-            if (!l->n_line) {
-                char buf[32];
-                snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
-                frames[depth++] = frame_name(sp, buf);
-            }
-            for (size_t j = l->n_line; j-- > 0;)
-                frames[depth++] = fname[pprof_index_find(&ix.fns, l->line[j]->function_id)];
-        }
-        if (!depth) {
-            cu_grow(&frames, &frames_cap, 1, sizeof *frames);
-            frames[depth++] = frame_name(sp, "[unknown]");
-        }
-        sp_add(sp, frames, depth, (uint64_t)s->value[vi]);
-    }
-out:
-    if (origin)
-        for (size_t i = 0; i < pr->n_location; i++)
-            free(origin[i]);
-    free(origin);
-    free(fname);
-    free(frames);
-    pprof_index_free(&ix);
-    return rc;
-#undef STR_OK
-}
-
-Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
-                                               const unsigned char *buf,
-                                               size_t len, char *err,
-                                               size_t errlen)
-{
-    unsigned char *raw = NULL;
-    const unsigned char *data = buf;
-    size_t dlen = len;
-    const char *why;
-    if (len == 0) {
-        cu_fail_named(err, errlen, name, "empty file (not a pprof profile)");
-        return NULL;
-    }
-    if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-        if (gunzip(buf, len, &raw, &dlen, &why) < 0) {
-            cu_fail_named(err, errlen, name, "%s", why);
-            return NULL;
-        }
-        data = raw;
-    } else if (len > pprof_max_bytes) {
-        cu_fail_named(err, errlen, name, "profile is too large");
-        return NULL;
-    }
-    Perftools__Profiles__Profile *pr =
-        perftools__profiles__profile__unpack(NULL, dlen, data);
-    free(raw);
-    if (!pr)
-        cu_fail_named(err, errlen, name, "not a valid pprof profile (protobuf "
-                                "decoding failed)");
-    return pr;
-}
-
-Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
-                                                size_t errlen)
+/* The bytes of the file at path, in *buf (*len); -1 with "PATH: what". */
+static int read_whole_file(const char *path, unsigned char **out, size_t *len,
+                           char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        cu_fail_named(err, errlen, path, "%s", strerror(errno));
-        return NULL;
-    }
+    if (!f)
+        return cu_fail_named(err, errlen, path, "%s", strerror(errno));
     unsigned char *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
@@ -365,49 +102,339 @@ Perftools__Profiles__Profile *pprof_unpack_file(const char *path, char *err,
         if (n > pprof_max_bytes) {
             fclose(f);
             free(buf);
-            cu_fail_named(err, errlen, path, "file is too large");
-            return NULL;
+            return cu_fail_named(err, errlen, path, "file is too large");
         }
     }
     int bad = ferror(f);
     fclose(f);
     if (bad) {
         free(buf);
-        cu_fail_named(err, errlen, path, "read error");
-        return NULL;
+        return cu_fail_named(err, errlen, path, "read error");
     }
-    Perftools__Profiles__Profile *pr = pprof_unpack_mem(path, buf, n, err,
-                                                        errlen);
-    free(buf);
-    return pr;
+    *out = buf;
+    *len = n;
+    return 0;
 }
 
-void pprof_free_unpacked(Perftools__Profiles__Profile *pr)
+/* The conversion of a decoded message into the model. */
+typedef struct loader {
+    profile_t *p;
+    const char *name;
+    tuplemap_t maps, fns, locs;     /* id -> position */
+    size_t sample_cap, loc_cap, value_cap, label_cap, unknown_cap;
+} loader_t;
+
+/* Counts and indices of the model are 32 bits (UINT32_MAX marks "none"):
+ * a profile past them could not be held in memory anyway. */
+static uint32_t count32(size_t n)
 {
-    if (pr)
-        perftools__profiles__profile__free_unpacked(pr, NULL);
+    if (n >= UINT32_MAX)
+        cu_oom();
+    return (uint32_t)n;
 }
 
-int pprof_read_mem(stack_profile_t *sp, const char *name,
-                   const unsigned char *buf, size_t len, char *err,
-                   size_t errlen)
+static uint32_t str_index(const loader_t *ld, int64_t i)
 {
-    Perftools__Profiles__Profile *pr = pprof_unpack_mem(name, buf, len, err,
-                                                        errlen);
-    if (!pr)
+    return i >= 0 && (uint64_t)i < ld->p->nstring ? (uint32_t)i : PF_BAD_STR;
+}
+
+/* Keeps the tables' first problem, "NAME: what", for pf_check_tables. */
+static void table_problem(loader_t *ld, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void table_problem(loader_t *ld, const char *fmt, ...)
+{
+    if (ld->p->tables_error)
+        return;
+    char msg[CU_ERRLEN], err[CU_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cu_fail_named(err, sizeof err, ld->name, "%s", msg);
+    ld->p->tables_error = cu_strdup(err);
+}
+
+static size_t find_id(const tuplemap_t *m, uint64_t id)
+{
+    return tuplemap_find(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0);
+}
+
+/* Adds id as the next record of m: 0 if it is non-zero and new. Every id
+ * being new, the index tuplemap gives it is the record's position. */
+static int add_id(tuplemap_t *m, uint64_t id)
+{
+    int added;
+    if (id == 0)
         return -1;
-    int rc = build(sp, name, pr, err, errlen);
-    pprof_free_unpacked(pr);
+    tuplemap_get(m, (uint32_t)id, (uint32_t)(id >> 32), 0, 0, &added);
+    return added ? 0 : -1;
+}
+
+static pf_value_type_t value_type(const loader_t *ld,
+                                  const Perftools__Profiles__ValueType *vt)
+{
+    pf_value_type_t t = {0, 0};
+    if (vt)
+        t = (pf_value_type_t){str_index(ld, vt->type), str_index(ld, vt->unit)};
+    return t;
+}
+
+static void convert_header(loader_t *ld, const Perftools__Profiles__Profile *pr)
+{
+    profile_t *p = ld->p;
+    p->nstring = count32(pr->n_string_table);
+    p->string = cu_calloc(p->nstring + 1, sizeof *p->string);
+    for (size_t i = 0; i < pr->n_string_table; i++)
+        p->string[i] = intern(&p->strings, pr->string_table[i]);
+    p->nsample_type = count32(pr->n_sample_type);
+    p->sample_type = cu_calloc(p->nsample_type + 1, sizeof *p->sample_type);
+    for (size_t i = 0; i < pr->n_sample_type; i++)
+        p->sample_type[i] = value_type(ld, pr->sample_type[i]);
+    p->default_sample_type = pr->default_sample_type
+                                 ? str_index(ld, pr->default_sample_type) : 0;
+    p->ncomment = pr->n_comment;
+    p->comment = cu_calloc(p->ncomment + 1, sizeof *p->comment);
+    for (size_t i = 0; i < pr->n_comment; i++)
+        p->comment[i] = str_index(ld, pr->comment[i]);
+    p->drop_frames = str_index(ld, pr->drop_frames);
+    p->keep_frames = str_index(ld, pr->keep_frames);
+    p->time_nanos = pr->time_nanos;
+    p->duration_nanos = pr->duration_nanos;
+    p->period_type = value_type(ld, pr->period_type);
+    p->period = pr->period;
+}
+
+/* Mappings, functions, locations, checked in that order (each refers to
+ * the ones before). */
+static void convert_tables(loader_t *ld, const Perftools__Profiles__Profile *pr)
+{
+    profile_t *p = ld->p;
+    p->nmapping = count32(pr->n_mapping);
+    p->mapping = cu_calloc(p->nmapping + 1, sizeof *p->mapping);
+    for (size_t i = 0; i < pr->n_mapping; i++) {
+        const Perftools__Profiles__Mapping *m = pr->mapping[i];
+        pf_mapping_t *d = &p->mapping[i];
+        *d = (pf_mapping_t){m->id, m->memory_start, m->memory_limit,
+                            m->file_offset, str_index(ld, m->filename),
+                            str_index(ld, m->build_id), m->has_functions != 0,
+                            m->has_filenames != 0, m->has_line_numbers != 0,
+                            m->has_inline_frames != 0};
+        if (add_id(&ld->maps, m->id) < 0)
+            table_problem(ld, "mapping: id 0 or a duplicate id");
+        else if (d->filename == PF_BAD_STR || d->build_id == PF_BAD_STR)
+            table_problem(ld, "mapping %" PRIu64 ": string index out of range",
+                          m->id);
+    }
+    p->nfunction = count32(pr->n_function);
+    p->function = cu_calloc(p->nfunction + 1, sizeof *p->function);
+    for (size_t i = 0; i < pr->n_function; i++) {
+        const Perftools__Profiles__Function *f = pr->function[i];
+        pf_function_t *d = &p->function[i];
+        *d = (pf_function_t){f->id, str_index(ld, f->name),
+                             str_index(ld, f->system_name),
+                             str_index(ld, f->filename), f->start_line};
+        if (add_id(&ld->fns, f->id) < 0)
+            table_problem(ld, "function: id 0 or a duplicate id");
+        else if (d->name == PF_BAD_STR || d->system_name == PF_BAD_STR ||
+                 d->filename == PF_BAD_STR)
+            table_problem(ld, "function %" PRIu64 ": string index out of range",
+                          f->id);
+    }
+    size_t nlines = 0;
+    for (size_t i = 0; i < pr->n_location; i++)
+        nlines += count32(pr->location[i]->n_line);
+    p->nlocation = count32(pr->n_location);
+    p->location = cu_calloc(p->nlocation + 1, sizeof *p->location);
+    p->lines = cu_calloc(nlines + 1, sizeof *p->lines);
+    for (size_t i = 0; i < pr->n_location; i++) {
+        const Perftools__Profiles__Location *l = pr->location[i];
+        pf_location_t *d = &p->location[i];
+        *d = (pf_location_t){l->id, l->address, PF_NO_MAPPING,
+                             (uint32_t)l->n_line, p->nlines, l->is_folded != 0};
+        if (add_id(&ld->locs, l->id) < 0)
+            table_problem(ld, "location: id 0 or a duplicate id");
+        if (l->mapping_id) {
+            size_t m = find_id(&ld->maps, l->mapping_id);
+            if (m == SIZE_MAX)
+                table_problem(ld, "location %" PRIu64 " refers to unknown "
+                              "mapping %" PRIu64, l->id, l->mapping_id);
+            else
+                d->mapping = (uint32_t)m;
+        }
+        for (size_t j = 0; j < l->n_line; j++) {
+            const Perftools__Profiles__Line *ln = l->line[j];
+            size_t f = find_id(&ld->fns, ln->function_id);
+            if (f == SIZE_MAX) {
+                table_problem(ld, "location %" PRIu64 " refers to unknown "
+                              "function %" PRIu64, l->id, ln->function_id);
+                f = 0;
+            }
+            p->lines[p->nlines++] = (pf_line_t){(uint32_t)f, ln->line,
+                                                ln->column};
+        }
+    }
+}
+
+/* Appends sample s to the model. */
+static void convert_sample(loader_t *ld, const Perftools__Profiles__Sample *s)
+{
+    profile_t *p = ld->p;
+    pf_sample_t *d;
+    cu_grow(&p->sample, &ld->sample_cap, p->nsample + 1, sizeof *p->sample);
+    d = &p->sample[p->nsample++];
+    *d = (pf_sample_t){p->nsample_loc, p->nsample_value, p->nsample_label,
+                       count32(s->n_location_id), count32(s->n_value),
+                       count32(s->n_label)};
+    cu_grow(&p->sample_loc, &ld->loc_cap, p->nsample_loc + d->nloc,
+            sizeof *p->sample_loc);
+    for (size_t k = 0; k < s->n_location_id; k++) {
+        size_t li = find_id(&ld->locs, s->location_id[k]);
+        if (li == SIZE_MAX) {
+            cu_grow(&p->unknown_location, &ld->unknown_cap,
+                    p->nunknown_location + 1, sizeof *p->unknown_location);
+            p->unknown_location[p->nunknown_location] = s->location_id[k];
+            li = p->nlocation + p->nunknown_location++;
+        }
+        p->sample_loc[p->nsample_loc++] = count32(li);
+    }
+    cu_grow(&p->sample_value, &ld->value_cap, p->nsample_value + d->nvalue,
+            sizeof *p->sample_value);
+    for (size_t k = 0; k < s->n_value; k++)
+        p->sample_value[p->nsample_value++] = s->value[k];
+    cu_grow(&p->sample_label, &ld->label_cap, p->nsample_label + d->nlabel,
+            sizeof *p->sample_label);
+    for (size_t k = 0; k < s->n_label; k++) {
+        const Perftools__Profiles__Label *lb = s->label[k];
+        p->sample_label[p->nsample_label++] =
+            (pf_label_t){str_index(ld, lb->key), str_index(ld, lb->str),
+                         lb->num, str_index(ld, lb->num_unit)};
+    }
+}
+
+/* Profile.sample in profile.proto. */
+#define SAMPLE_FIELD 2
+
+/* The message data[0..len) but its samples, in *rest (*rest_len): 0; -1
+ * when a field is not plain (pb_fields.h). */
+static int split_samples(const unsigned char *data, size_t len,
+                         unsigned char **rest, size_t *rest_len)
+{
+    const unsigned char *at = data, *end = data + len;
+    unsigned char *r = cu_malloc(len + 1);
+    size_t n = 0;
+    pb_field_t f;
+    while (at < end) {
+        if (!pb_next_field(&at, end, &f) ||
+            (f.number == SAMPLE_FIELD && f.wire != PB_BYTES)) {
+            free(r);
+            return -1;
+        }
+        if (f.number == SAMPLE_FIELD)
+            continue;
+        memcpy(r + n, f.start, (size_t)(f.end - f.start));
+        n += (size_t)(f.end - f.start);
+    }
+    *rest = cu_realloc(r, n + 1);
+    *rest_len = n;
+    return 0;
+}
+
+static int bad_message(const char *name, char *err, size_t errlen)
+{
+    return cu_fail_named(err, errlen, name, "not a valid pprof profile "
+                         "(protobuf decoding failed)");
+}
+
+/* The message data[0..len) into p. Its samples, the bulk of a profile, are
+ * decoded and converted one at a time, the rest of the message first, so
+ * that protobuf-c's message is never whole in memory beside the model.
+ * The answer is protobuf-c's on the whole message: where a field is not
+ * plain, protobuf-c decodes the whole message, each sample freed once
+ * converted. */
+static int decode(loader_t *ld, const unsigned char *data, size_t len,
+                  char *err, size_t errlen)
+{
+    unsigned char *rest;
+    size_t rest_len;
+    int split = split_samples(data, len, &rest, &rest_len) == 0;
+    Perftools__Profiles__Profile *pr =
+        split ? perftools__profiles__profile__unpack(NULL, rest_len, rest)
+              : perftools__profiles__profile__unpack(NULL, len, data);
+    if (split)
+        free(rest);
+    if (!pr)
+        return bad_message(ld->name, err, errlen);
+    convert_header(ld, pr);
+    convert_tables(ld, pr);
+    /* Never NULL, so that a view may point at a sample's first entry
+     * whether it has any or not. */
+    profile_t *p = ld->p;
+    cu_grow(&p->sample_loc, &ld->loc_cap, 1, sizeof *p->sample_loc);
+    cu_grow(&p->sample_value, &ld->value_cap, 1, sizeof *p->sample_value);
+    cu_grow(&p->sample_label, &ld->label_cap, 1, sizeof *p->sample_label);
+    for (size_t i = 0; i < pr->n_sample; i++) {
+        convert_sample(ld, pr->sample[i]);
+        perftools__profiles__sample__free_unpacked(pr->sample[i], NULL);
+        pr->sample[i] = NULL;
+    }
+    pr->n_sample = 0;
+    perftools__profiles__profile__free_unpacked(pr, NULL);
+    if (!split)
+        return 0;
+    const unsigned char *at = data, *end = data + len;
+    pb_field_t f;
+    while (at < end && pb_next_field(&at, end, &f)) {
+        if (f.number != SAMPLE_FIELD)
+            continue;
+        Perftools__Profiles__Sample *s = perftools__profiles__sample__unpack(
+            NULL, (size_t)(f.end - f.value), f.value);
+        if (!s)
+            return bad_message(ld->name, err, errlen);
+        convert_sample(ld, s);
+        perftools__profiles__sample__free_unpacked(s, NULL);
+    }
+    return 0;
+}
+
+int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
+                   size_t len, char *err, size_t errlen)
+{
+    unsigned char *raw = NULL;
+    const unsigned char *data = buf;
+    size_t dlen = len;
+    const char *why;
+    if (len == 0)
+        return cu_fail_named(err, errlen, name, "empty file (not a pprof "
+                             "profile)");
+    if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
+        if (gunzip(buf, len, &raw, &dlen, &why) < 0)
+            return cu_fail_named(err, errlen, name, "%s", why);
+        data = raw;
+    } else if (len > pprof_max_bytes) {
+        return cu_fail_named(err, errlen, name, "profile is too large");
+    }
+    loader_t ld;
+    memset(&ld, 0, sizeof ld);
+    ld.p = p;
+    ld.name = name;
+    tuplemap_init(&ld.maps);
+    tuplemap_init(&ld.fns);
+    tuplemap_init(&ld.locs);
+    int rc = decode(&ld, data, dlen, err, errlen);
+    tuplemap_free(&ld.maps);
+    tuplemap_free(&ld.fns);
+    tuplemap_free(&ld.locs);
+    free(raw);
     return rc;
 }
 
-int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
-                    size_t errlen)
+int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen)
 {
-    Perftools__Profiles__Profile *pr = pprof_unpack_file(path, err, errlen);
-    if (!pr)
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    if (read_whole_file(path, &buf, &len, err, errlen) < 0)
         return -1;
-    int rc = build(sp, path, pr, err, errlen);
-    pprof_free_unpacked(pr);
+    int rc = pprof_load_mem(p, path, buf, len, err, errlen);
+    free(buf);
     return rc;
 }

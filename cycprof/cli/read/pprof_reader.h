@@ -1,45 +1,25 @@
-/* Reader for pprof profiles (gzip-compressed or plain profile.proto), as
- * written next to the callgrind file by the cycprof tool. Produces exact
- * function-name stacks with inlined frames expanded (stack_profile.h). */
+/* The pprof reader: a pprof profile (gzip-compressed or plain
+ * profile.proto), as the cycprof tool, Go and RISC Zero write it, decoded
+ * into the profile model (profile.h), whose views the commands read
+ * (pprof_stacks.h, pprof_costs.h, firefox_profile.h). */
 #ifndef CYCPROF_PPROF_READER_H
 #define CYCPROF_PPROF_READER_H
 
 #include <stddef.h>
 
-#include "model/stack_profile.h"
+#include "model/profile.h"
 
 /* Upper bound on the decompressed size, so that a corrupt or hostile file
  * cannot make us allocate without limit. */
 extern size_t pprof_max_bytes;
 
-/* Read a file / a buffer into sp. Returns 0, or -1 with "NAME: what" in
- * err. name is used in messages only. */
-int pprof_read_file(stack_profile_t *sp, const char *path, char *err,
-                    size_t errlen);
-int pprof_read_mem(stack_profile_t *sp, const char *name,
-                   const unsigned char *buf, size_t len, char *err,
-                   size_t errlen);
-
-/* The decoding alone, for readers that build something else from the
- * message (pprof_costs.h): gunzip if the data is gzip, then protobuf-c.
- * Returns the message (free it with pprof_free_unpacked), or NULL with
- * "NAME: what" in err. Nothing in it is checked beyond the wire format. */
-struct Perftools__Profiles__Profile;
-struct Perftools__Profiles__Profile *pprof_unpack_file(const char *path,
-                                                       char *err,
-                                                       size_t errlen);
-struct Perftools__Profiles__Profile *pprof_unpack_mem(const char *name,
-                                                      const unsigned char *buf,
-                                                      size_t len, char *err,
-                                                      size_t errlen);
-void pprof_free_unpacked(struct Perftools__Profiles__Profile *pr);
-
-/* The index of sample type `event` (its type name, or another name of it,
- * event_names.h), or when event is NULL the value pprof shows by default
- * (default_sample_type, else the last sample type); -1 with
- * "NAME: unknown event 'EV' (the profile has: TYPES)" in err. */
-int pprof_value_index(const struct Perftools__Profiles__Profile *pr,
-                      const char *name, const char *event, char *err,
-                      size_t errlen);
+/* Read a file / a buffer into p (initialised by pf_init): gunzip if the
+ * data is gzip, then protobuf-c, then the model. Returns 0, or -1 with
+ * "NAME: what" in err when the data does not decode; a problem of the
+ * tables is kept for pf_check_tables. name is used in messages only.
+ * Whatever the result, free p with pf_free. */
+int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen);
+int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
+                   size_t len, char *err, size_t errlen);
 
 #endif

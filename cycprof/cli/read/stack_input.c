@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "read/stack_input.h"
 #include "util/cmdutil.h"
-#include "read/pprof_reader.h"
+#include "read/pprof_stacks.h"
 #include "read/profile_kind.h"
 
 #include <errno.h>
@@ -62,7 +62,7 @@ int si_load(const char *cmd, const char *file, stack_profile_t *sp)
     char *pf = si_pprof_path(cmd, file);
     if (!pf)
         return -1;
-    if (pprof_read_file(sp, pf, err, sizeof err) < 0) {
+    if (pprof_stacks_read(sp, pf, err, sizeof err) < 0) {
         cu_err(cmd, "%s", err);
         free(pf);
         return -1;

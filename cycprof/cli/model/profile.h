@@ -1,0 +1,161 @@
+/* profile: the command's in-memory pprof profile, what read/pprof_reader
+ * fills from a profile.proto file (cycprof's own, Go's, RISC Zero's) and
+ * what the commands' views read: the exact stacks (read/pprof_stacks.h),
+ * the cost tables of report and diff (read/pprof_costs.h) and the Firefox
+ * Profiler's model (read/firefox_profile.h). It follows pprof's
+ * profile.proto and Go's profile.Profile:
+ *
+ *   - sample types: what each of a sample's values counts, as (type,
+ *     unit) pairs ("instructions"/"count", "cpu"/"nanoseconds"); the one
+ *     pprof shows by default is default_sample_type, else the last;
+ *   - samples: a stack of locations, leaf first, one value per sample
+ *     type, and labels: a key with a string (cycprof's `region`) or a
+ *     number (cycprof's and Go's `thread`, with its unit);
+ *   - locations: an address in a mapping and its lines, innermost first:
+ *     the last line is the function whose code is at the address, the
+ *     lines before it the calls inlined into it, so one location can be
+ *     several frames; a location without lines is code without a symbol;
+ *   - functions: name (demangled), system name (the symbol), source file
+ *     and start line;
+ *   - mappings: the object (file name, build id) and the address range
+ *     it was loaded at, with the file offset of its start;
+ *   - comments (cycprof's first is the profiled command, later ones its
+ *     "cycprof deterministic: " mode and "cycprof-zkvm: " segment table),
+ *     the period and its type, the time and duration.
+ *
+ * Records refer to each other by their position in their array, resolved
+ * from the file's ids when it is read; a mapping, function or location
+ * keeps its id. Strings are the file's string table, as its indices (every
+ * string field below is one); an index outside the table is PF_BAD_STR, so
+ * that each view reports it where pprof's readers would. The bytes are kept
+ * once, by the command's interner (intern.h).
+ *
+ * What protobuf-c cannot check, the reader checks as it fills the tables
+ * (ids non-zero and distinct, string indices in range, mappings and
+ * functions referred to exist) and keeps the first problem for
+ * pf_check_tables, so that each view reports it after the checks of its
+ * own it makes first. A sample's values and locations are kept as the file
+ * has them and checked by the view that reads them. */
+#ifndef CYCPROF_PROFILE_H
+#define CYCPROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/intern.h"
+
+#define PF_BAD_STR UINT32_MAX   /* a string index outside the table */
+#define PF_NO_MAPPING UINT32_MAX/* a location in no mapping (mapping_id 0) */
+
+typedef struct pf_value_type {
+    uint32_t type, unit;        /* strings: "instructions", "count" */
+} pf_value_type_t;
+
+typedef struct pf_label {
+    uint32_t key, str;          /* strings; str 0: a numeric label */
+    int64_t num;
+    uint32_t num_unit;          /* string */
+} pf_label_t;
+
+typedef struct pf_sample {
+    size_t loc, value, label;   /* its first entries in sample_loc,
+                                 * sample_value, sample_label */
+    uint32_t nloc, nvalue, nlabel;
+} pf_sample_t;
+
+typedef struct pf_line {
+    uint32_t function;          /* index in function */
+    int64_t line, column;       /* 0: unknown */
+} pf_line_t;
+
+typedef struct pf_location {
+    uint64_t id, address;
+    uint32_t mapping;           /* index in mapping, or PF_NO_MAPPING */
+    uint32_t nline;
+    size_t line;                /* its first line in lines, innermost */
+    int is_folded;
+} pf_location_t;
+
+typedef struct pf_function {
+    uint64_t id;
+    uint32_t name, system_name, filename;   /* strings */
+    int64_t start_line;
+} pf_function_t;
+
+typedef struct pf_mapping {
+    uint64_t id, memory_start, memory_limit, file_offset;
+    uint32_t filename, build_id;            /* strings */
+    unsigned has_functions : 1, has_filenames : 1, has_line_numbers : 1,
+        has_inline_frames : 1;
+} pf_mapping_t;
+
+typedef struct profile {
+    intern_t strings;           /* the bytes of the string table */
+    uint32_t *string;           /* table index -> id in strings */
+    size_t nstring;
+
+    pf_value_type_t *sample_type;
+    size_t nsample_type;
+    uint32_t default_sample_type;  /* string; 0: none */
+
+    pf_sample_t *sample;
+    size_t nsample;
+    /* A sample's location entries: the index of a location, or, for an id
+     * no location has, nlocation + k, the id being unknown_location[k]. */
+    uint32_t *sample_loc;
+    int64_t *sample_value;
+    pf_label_t *sample_label;
+    size_t nsample_loc, nsample_value, nsample_label;
+    uint64_t *unknown_location;
+    size_t nunknown_location;
+
+    pf_location_t *location;
+    size_t nlocation;
+    pf_line_t *lines;
+    size_t nlines;
+    pf_function_t *function;
+    size_t nfunction;
+    pf_mapping_t *mapping;
+    size_t nmapping;
+
+    uint32_t *comment;          /* strings */
+    size_t ncomment;
+    uint32_t drop_frames, keep_frames;  /* strings */
+    int64_t time_nanos, duration_nanos;
+    pf_value_type_t period_type;
+    int64_t period;
+
+    char *tables_error;         /* the tables' first problem, "NAME: what",
+                                 * or NULL */
+} profile_t;
+
+void pf_init(profile_t *p);
+void pf_free(profile_t *p);
+
+/* String i of the table (i < nstring, never PF_BAD_STR). */
+static inline const char *pf_str(const profile_t *p, uint32_t i)
+{
+    return p->strings.str[p->string[i]];
+}
+
+/* 0 if the tables are sound, else -1 with their first problem in err. */
+int pf_check_tables(const profile_t *p, char *err, size_t errlen);
+
+/* The index of the value pprof shows by default (default_sample_type,
+ * else the last sample type), after checking that every sample type names
+ * strings of the table; -1 with "NAME: what" in err. */
+int pf_default_value(const profile_t *p, const char *name, char *err,
+                     size_t errlen);
+
+/* The index of sample type `event` (its type name, or another name of it,
+ * event_names.h), or when event is NULL pf_default_value; -1 with
+ * "NAME: unknown event 'EV' (the profile has: TYPES)" in err. */
+int pf_value_index(const profile_t *p, const char *name, const char *event,
+                   char *err, size_t errlen);
+
+/* Sample si holds one value per sample type, and the one at vi, the value
+ * the view takes, is not negative. Returns 0, or -1 with "NAME: what". */
+int pf_sample_check(const profile_t *p, size_t si, size_t vi,
+                    const char *name, char *err, size_t errlen);
+
+#endif
