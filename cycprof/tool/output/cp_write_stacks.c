@@ -204,8 +204,7 @@ static void write_functions(OutFile* out, const FunctionTable* t)
    for (id = 1; id <= n; id++) {
       HChar key[2048];
       HChar* tab;
-      VG_(strncpy)(key, cp_strtab_get(t->fn_keys, id), sizeof key - 1);
-      key[sizeof key - 1] = 0;
+      VG_(strlcpy)(key, cp_strtab_get(t->fn_keys, id), sizeof key);
       tab = VG_(strchr)(key, '\t');
       if (tab) *tab = 0;
       cp_outfile_printf(out, "fn\t%u\t%u", id, t->start_lines[id]);

@@ -177,8 +177,8 @@ static UInt location_describe(FunctionTable* t, Addr a, InlineLevel* levels,
       HChar d[2048];
       const HChar *name, *file;
       UInt line;
-      VG_(strncpy)(d, VG_(describe_IP)(ep, a, iipc), sizeof d - 1);
-      d[sizeof d - 1] = 0;
+      /* Not strncpy: it pads all of d, for each inlined level. */
+      VG_(strlcpy)(d, VG_(describe_IP)(ep, a, iipc), sizeof d);
       parse_description(d, &name, &file, &line);
       more = VG_(next_IIPC)(iipc);
       if (n < CP_MAX_INLINE_LEVELS) {
