@@ -192,7 +192,7 @@ static Context* graft_of(UInt set, Context* below)
 static Context* graft_base(ThreadId tid, Context* below)
 {
    UInt set = top_set(open_stack(tid));
-   if (cp_context_is_graft(below)) below = cp_context_parent(below);
+   below = cp_context_frame(below);
    if (cp_context_region(below) == set) return below;
    return graft_of(set, below);
 }

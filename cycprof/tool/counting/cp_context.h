@@ -150,12 +150,18 @@ static inline Bool cp_context_is_graft(const Context* c)
    return c->kind == CtxRoot && c->parent_id != 0;
 }
 
-/* The context of the frame below c's: its parent, or for a frame
- * entered from a graft, the graft's. */
+/* The context whose frame c stands for: c, or for a graft, the context
+ * it hangs from (the frames above it are that frame's, in its set). */
+static inline Context* cp_context_frame(const Context* c)
+{
+   return cp_context_is_graft(c) ? cp_context_parent(c) : (Context*)c;
+}
+
+/* The context of the frame below c's. */
 static inline Context* cp_context_frame_parent(const Context* c)
 {
    Context* p = cp_context_parent(c);
-   return p && cp_context_is_graft(p) ? cp_context_parent(p) : p;
+   return p ? cp_context_frame(p) : NULL;
 }
 
 static inline Addr cp_context_fn(const Context* c)

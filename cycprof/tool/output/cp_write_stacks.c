@@ -460,11 +460,10 @@ static void write_nodes(OutFile* out, const Nodes* nd)
 static UInt frame_function_node(LocationSet* s, SuperblockLocations* sl,
                                 KeyMap* by_key, Nodes* nd, const Context* c)
 {
-   /* A graft's is the frame's it hangs from, in the graft's set. */
-   const Context* frame = cp_context_is_graft(c) ? cp_context_parent(c) : c;
    if (!nd->frame_node[c->id])
       nd->frame_node[c->id] = node_at(by_key, nd, nd->node_of[c->id],
-                                      frame_location(s, sl, frame));
+                                      frame_location(s, sl,
+                                                     cp_context_frame(c)));
    return nd->frame_node[c->id];
 }
 
