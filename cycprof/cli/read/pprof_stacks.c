@@ -33,6 +33,14 @@ static uint32_t frame_name(stack_profile_t *sp, const char *s)
     return id;
 }
 
+/* Code without a symbol: the frame named by its address. */
+static uint32_t address_frame(stack_profile_t *sp, const pf_location_t *l)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
+    return frame_name(sp, buf);
+}
+
 /* "NAME SEP FILE SEP OBJECT" as a frame id (stack_profile.h). */
 static uint32_t origin_frame(stack_profile_t *sp, uint32_t name,
                              const char *file, const char *object)
@@ -59,9 +67,7 @@ static uint32_t *location_origins(stack_profile_t *sp, const profile_t *pf,
     size_t n = l->nline ? l->nline : 1;
     uint32_t *v = cu_calloc(n, sizeof *v);
     if (!l->nline) {
-        char buf[32];
-        snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
-        v[0] = origin_frame(sp, frame_name(sp, buf), "", object);
+        v[0] = origin_frame(sp, address_frame(sp, l), "", object);
         return v;
     }
     for (size_t j = l->nline, k = 0; j-- > 0; k++) {
@@ -159,11 +165,8 @@ static int build(stack_profile_t *sp, const char *name, const profile_t *pf,
                 depth += add;
                 continue;
             }
-            if (!l->nline) {
-                char buf[32];
-                snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
-                frames[depth++] = frame_name(sp, buf);
-            }
+            if (!l->nline)
+                frames[depth++] = address_frame(sp, l);
             for (size_t j = l->nline; j-- > 0;)
                 frames[depth++] = fname[pf->lines[l->line + j].function];
         }

@@ -297,7 +297,7 @@ static int header_record(struct stacks_reader *r, char **f, int n)
         if (want_fields(r, rec, n, 1, "line") != 0)
             return -1;
         cu_grow(&r->hdr.zk_table, &r->zk_table_cap,
-                        r->hdr.zk_table_lines + 1, sizeof *r->hdr.zk_table);
+                r->hdr.zk_table_lines + 1, sizeof *r->hdr.zk_table);
         char *line = cu_strdup(f[1]);
         r->hdr.zk_table[r->hdr.zk_table_lines++] = line;
         return 0;
@@ -505,7 +505,7 @@ static int parse_region(struct stacks_reader *r, char **f, int n)
     if (id > UINT32_MAX)
         return errorf(r, "region %" PRIu64 ": too many regions", id);
     cu_grow(&r->regions, &r->regions_cap, r->nregions + 1,
-                    sizeof *r->regions);
+            sizeof *r->regions);
     r->regions[r->nregions].parent = parent;
     r->regions[r->nregions].name = cu_strdup(f[3]);
     r->nregions++;
@@ -543,8 +543,7 @@ static int parse_node(struct stacks_reader *r, char **f, int n,
     if (rec->node.id > UINT32_MAX || rec->node.loc > UINT32_MAX)
         return errorf(r, "node %" PRIu64 ": too many nodes or locations",
                       rec->node.id);
-    cu_grow(&r->nodes, &r->nodes_cap, r->nnodes + 1,
-                    sizeof *r->nodes);
+    cu_grow(&r->nodes, &r->nodes_cap, r->nnodes + 1, sizeof *r->nodes);
     struct node *nd = &r->nodes[r->nnodes];
     nd->parent = (uint32_t)rec->node.parent;
     nd->loc = (uint32_t)rec->node.loc;
