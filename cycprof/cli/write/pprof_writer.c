@@ -19,6 +19,7 @@ struct pprof_writer {
     struct gzip_stream *out;
     struct strtab *strings;
     int64_t s_instructions, s_count, s_thread;
+    int64_t s_region;            /* 0 until a sample has a region */
     uint8_t *buf;                /* packing buffer, reused */
     size_t cap;
     Perftools__Profiles__Line *lines;       /* reused for each location */
@@ -227,37 +228,113 @@ void pw_comment(struct pprof_writer *w, const char *text)
 
 #define MAX_REGION_LABELS 64
 
+static size_t varint_len(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+/* A proto3 int64 field: absent when 0, negative values in 10 bytes. */
+static size_t int_field_len(unsigned field, int64_t v)
+{
+    return v ? varint_len((uint64_t)field << 3) + varint_len((uint64_t)v) : 0;
+}
+
+static uint8_t *put_int_field(uint8_t *p, unsigned field, int64_t v)
+{
+    if (!v)
+        return p;
+    p += put_varint(p, (uint64_t)field << 3);
+    return p + put_varint(p, (uint64_t)v);
+}
+
+struct label {
+    int64_t key, str, num;
+    size_t len;                  /* of the Label message */
+};
+
+static size_t packed_len(const uint64_t *v, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += varint_len(v[i]);
+    return len;
+}
+
+/* A Sample message, encoded as protobuf-c packs it (fields in number
+ * order, packed repeated scalars, zero scalars left out), without its
+ * generic walk of the descriptors: samples are most of a profile. */
+static int write_sample(struct pprof_writer *w, const uint64_t *locs,
+                        size_t nlocs, const int64_t *values, size_t nvalues,
+                        struct label *labels, size_t nlabels)
+{
+    size_t loc_len = packed_len(locs, nlocs);
+    size_t value_len = packed_len((const uint64_t *)values, nvalues);
+    size_t len = 0;
+    if (nlocs)
+        len += 1 + varint_len(loc_len) + loc_len;
+    if (nvalues)
+        len += 1 + varint_len(value_len) + value_len;
+    for (size_t i = 0; i < nlabels; i++) {
+        struct label *l = &labels[i];
+        l->len = int_field_len(1, l->key) + int_field_len(2, l->str) +
+                 int_field_len(3, l->num);
+        len += 1 + varint_len(l->len) + l->len;
+    }
+    if (len > w->cap) {
+        size_t cap = w->cap ? w->cap : 4096;
+        while (cap < len)
+            cap *= 2;
+        w->buf = cu_realloc(w->buf, cap);
+        w->cap = cap;
+    }
+    uint8_t *p = w->buf;
+    if (nlocs) {
+        *p++ = 1 << 3 | 2;
+        p += put_varint(p, loc_len);
+        for (size_t i = 0; i < nlocs; i++)
+            p += put_varint(p, locs[i]);
+    }
+    if (nvalues) {
+        *p++ = 2 << 3 | 2;
+        p += put_varint(p, value_len);
+        for (size_t i = 0; i < nvalues; i++)
+            p += put_varint(p, (uint64_t)values[i]);
+    }
+    for (size_t i = 0; i < nlabels; i++) {
+        *p++ = 3 << 3 | 2;
+        p += put_varint(p, labels[i].len);
+        p = put_int_field(p, 1, labels[i].key);
+        p = put_int_field(p, 2, labels[i].str);
+        p = put_int_field(p, 3, labels[i].num);
+    }
+    return write_record(w, F_SAMPLE, w->buf, (size_t)(p - w->buf));
+}
+
 int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
                          size_t nlocs, int64_t instructions, int64_t thread,
                          const char *const *regions, size_t nregions)
 {
-    Perftools__Profiles__Label label[1 + MAX_REGION_LABELS];
-    Perftools__Profiles__Label *labels[1 + MAX_REGION_LABELS];
+    struct label labels[1 + MAX_REGION_LABELS];
     if (nregions > MAX_REGION_LABELS)
         nregions = MAX_REGION_LABELS;
-    for (size_t i = 0; i <= nregions; i++) {
-        Perftools__Profiles__Label init = PERFTOOLS__PROFILES__LABEL__INIT;
-        label[i] = init;
-        labels[i] = &label[i];
-    }
-    label[0].key = w->s_thread;
-    label[0].num = thread;
+    labels[0] = (struct label){ w->s_thread, 0, thread, 0 };
     for (size_t i = 0; i < nregions; i++) {
-        label[1 + i].key = intern(w, "region");
-        label[1 + i].str = intern(w, regions[i]);
+        if (!w->s_region)        /* interned when first used, as before */
+            w->s_region = intern(w, "region");
+        labels[1 + i] = (struct label){ w->s_region, intern(w, regions[i]),
+                                        0, 0 };
     }
-    Perftools__Profiles__Sample s = PERFTOOLS__PROFILES__SAMPLE__INIT;
-    s.n_location_id = nlocs;
-    s.location_id = (uint64_t *)locs;   /* protobuf-c only reads it */
     /* An instruction is one zkVM cycle; a zk frame runs none. */
     int64_t values[2] = { instructions, instructions };
     if (w->s_zk && nlocs && is_zk_location(w, locs[0]))
         values[0] = 0;
-    s.n_value = w->s_zk ? 2 : 1;
-    s.value = values;
-    s.n_label = 1 + nregions;
-    s.label = labels;
-    return write_message(w, F_SAMPLE, &s.base);
+    return write_sample(w, locs, nlocs, values, w->s_zk ? 2 : 1, labels,
+                        1 + nregions);
 }
 
 int pw_finish(struct pprof_writer *w, const char *command_line,
