@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "commands/commands.h"
+#include "read/pprof_reader.h"
+#include "write/dump_convert.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.0.0-dev"
@@ -72,6 +74,8 @@ static const struct command *find(const char *name)
 
 int main(int argc, char **argv)
 {
+    /* Every command that reads pprof profiles reads a stacks dump too. */
+    pprof_set_dump_converter(dc_load);
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -14,6 +14,7 @@ clang $flags -o "$out/fuzz_callgrind" "$here/fuzz_callgrind.c" $common \
     "$src/cli/read/callgrind_reader.c" "$src/cli/analyse/cost_rank.c"
 clang $flags -o "$out/fuzz_pprof" "$here/fuzz_pprof.c" $common \
     "$src/cli/read/pprof_reader.c" "$src/cli/read/pb_fields.c" "$src/cli/read/pprof_stacks.c" \
+    "$src/cli/read/stacks_reader.c" "$src/cli/util/line_reader.c" \
     "$src/cli/model/profile.c" "$src/cli/model/stack_profile.c" \
     "$src/cli/write/flamegraph_svg.c" "$src/cli/read/pprof_costs.c" \
     "$src/cli/read/callgrind_reader.c" "$src/cli/analyse/cost_rank.c" \

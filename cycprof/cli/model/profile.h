@@ -1,6 +1,7 @@
 /* profile: the command's in-memory pprof profile, what read/pprof_reader
- * fills from a profile.proto file (cycprof's own, Go's, RISC Zero's) and
- * what the commands' views read: the exact stacks (read/pprof_stacks.h),
+ * fills from a profile.proto file (cycprof's own, Go's, RISC Zero's, and
+ * the one `cycprof pprof` makes of a stacks dump) and what the commands'
+ * views read: the exact stacks (read/pprof_stacks.h),
  * the cost tables of report and diff (read/pprof_costs.h) and the Firefox
  * Profiler's model (read/firefox_profile.h). It follows pprof's
  * profile.proto and Go's profile.Profile:

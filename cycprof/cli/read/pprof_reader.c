@@ -7,6 +7,7 @@
 #include "util/cmdutil.h"
 #include "model/tuplemap.h"
 #include "read/pb_fields.h"
+#include "read/stacks_reader.h"
 #include "profile.pb-c.h"
 
 #include <errno.h>
@@ -428,12 +429,33 @@ int pprof_load_mem(profile_t *p, const char *name, const unsigned char *buf,
     return rc;
 }
 
+static pprof_dump_converter dump_converter;
+
+void pprof_set_dump_converter(pprof_dump_converter convert)
+{
+    dump_converter = convert;
+}
+
+static int is_stacks_dump(const char *path)
+{
+    char head[SR_MAGIC_LEN];
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    return sr_is_dump_start(head, got);
+}
+
 int pprof_load_file(profile_t *p, const char *path, char *err, size_t errlen)
 {
     unsigned char *buf = NULL;
     size_t len = 0;
-    if (read_whole_file(path, &buf, &len, err, errlen) < 0)
+    if (dump_converter && is_stacks_dump(path)) {
+        if (dump_converter(path, &buf, &len, err, errlen) < 0)
+            return -1;
+    } else if (read_whole_file(path, &buf, &len, err, errlen) < 0) {
         return -1;
+    }
     int rc = pprof_load_mem(p, path, buf, len, err, errlen);
     free(buf);
     return rc;

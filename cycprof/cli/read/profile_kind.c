@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "read/profile_kind.h"
 #include "util/cmdutil.h"
+#include "read/stacks_reader.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -98,6 +99,10 @@ int pk_kind(const char *path, char *err, size_t errlen)
     if (e)
         return cu_fail_named(err, errlen, path, "%s", strerror(e));
     if (binary_start((const unsigned char *)b, n))
+        return PK_PPROF;
+    /* A stacks dump is read as the pprof profile it converts to
+     * (pprof_reader.h). */
+    if (sr_is_dump_start(b, n))
         return PK_PPROF;
     return text_kind(path, b, n, err, errlen);
 }

@@ -9,7 +9,8 @@
 typedef enum { PK_CALLGRIND, PK_PPROF } profile_kind_t;
 
 /* By name (.pb, .pb.gz) or by the first bytes: gzip data or binary bytes
- * make a pprof profile; a first line (after blank and '#' lines) that is a
+ * make a pprof profile, and so does the tool's stacks dump, which is read
+ * as the pprof profile it converts to (pprof_reader.h); a first line (after blank and '#' lines) that is a
  * callgrind header line ("version:", "events:", ...) makes a
  * callgrind-format file, whose reader then finds any error deeper in.
  * Anything else is neither: -1 with "NAME:LINE: not a callgrind-format

@@ -704,6 +704,11 @@ static int next_record(struct stacks_reader *r, struct sr_record *rec)
     return rc == 0 ? 1 : -1;
 }
 
+int sr_is_dump_start(const void *bytes, size_t n)
+{
+    return n >= SR_MAGIC_LEN && memcmp(bytes, "cycprof-stacks\t", SR_MAGIC_LEN) == 0;
+}
+
 int sr_next(struct stacks_reader *r, struct sr_record *rec)
 {
     int rc;

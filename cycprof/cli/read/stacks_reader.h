@@ -81,6 +81,11 @@ struct sr_header {
 
 struct stacks_reader;
 
+/* Whether the first n bytes of a file are how a stacks dump starts
+ * ("cycprof-stacks<TAB>"): n must be at least SR_MAGIC_LEN. */
+#define SR_MAGIC_LEN 15
+int sr_is_dump_start(const void *bytes, size_t n);
+
 /* Opens `path` and reads the header; check sr_error() before going on. */
 struct stacks_reader *sr_open(const char *path);
 /* The same for a dump its writer is still writing (line_reader.h's

@@ -368,7 +368,7 @@ static void coarse_free(struct coarse *c)
 
 int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
                uint64_t max_samples, const char *out_path,
-               struct pc_result *res)
+               struct pc_result *res, char *err, size_t errlen)
 {
     struct coarse c;
     struct sr_record rec;
@@ -421,14 +421,14 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
     coarse_free(&c);
     ir_free(ren);
     if (rc < 0) {
-        fprintf(stderr, "cycprof pprof: %s\n", sr_error(r));
+        snprintf(err, errlen, "%s", sr_error(r));
         return -1;
     }
     if (wr != 0) {
         /* No writer error: a node, location or thread id past what the
          * coarse tables hold (MAX_NODE_ID, 32 bits). */
-        fprintf(stderr, "cycprof pprof: %s: %s\n", out_path,
-                pw_error(w) ? pw_error(w) : "out of memory while coarsening");
+        snprintf(err, errlen, "%s: %s", out_path,
+                 pw_error(w) ? pw_error(w) : "out of memory while coarsening");
         return -1;
     }
     return 0;

@@ -15,6 +15,7 @@
 #ifndef CYCPROF_PPROF_COARSEN_H
 #define CYCPROF_PPROF_COARSEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "write/pprof_writer.h"
@@ -32,10 +33,10 @@ struct pc_result {
 int pc_put_definition(struct pprof_writer *w, const struct sr_record *rec);
 
 /* Writes the dump read from r (fresh from sr_open) into w, coarsened to
- * at most about max_samples samples. Returns 0, or -1 after printing one
- * error line naming out_path or the dump. */
+ * at most about max_samples samples. Returns 0, or -1 with one line
+ * naming out_path or the dump in err. */
 int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
                uint64_t max_samples, const char *out_path,
-               struct pc_result *res);
+               struct pc_result *res, char *err, size_t errlen);
 
 #endif

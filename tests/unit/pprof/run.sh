@@ -464,6 +464,45 @@ EOF2
     ok deep-stack-regions
 }
 
+# Every command that reads profiles reads a stacks dump as the pprof
+# profile `cycprof pprof` makes of it (its defaults: above 250,000
+# line-level samples, per function). The oracle is that conversion: each
+# command's output on the dump must equal its output on the converted file,
+# given under the same name. A dump that is not valid gets the reader's one
+# line, under the command's name.
+t_dump_as_profile() {
+    local D=$T/asdump P=$T/aspprof f c rc n=0
+    mkdir -p "$D" "$P"
+    python3 "$HERE/gen_big_dump.py" 260000 "$D/big" ||
+        { fail dump-as-profile "cannot generate the dump"; return; }
+    for f in basic regions graft deep deepr; do
+        [ -f "$T/$f.stacks" ] && cp "$T/$f.stacks" "$D/$f"
+    done
+    for f in $(ls "$D"); do
+        "$CYCPROF" pprof "$D/$f" -o "$P/$f" 2>/dev/null ||
+            { fail dump-as-profile "$f: cycprof pprof failed"; return; }
+        for c in "report" "report --by=stack" "report --regions" "report --by=line -n 5" \
+                 "report --format=json -n 0" "folded" "diff $f $f" "diff --by=stack $f $f" \
+                 "flamegraph -o out.svg" "firefox -o out.json"; do
+            for d in "$D" "$P"; do
+                rm -f "$d/out.svg" "$d/out.json"
+                (cd "$d" && "$CYCPROF" $c "$f" >"$d.stdout" 2>"$d.stderr"; echo "exit $?" >>"$d.stdout"
+                 cat out.svg out.json 2>/dev/null >>"$d.stdout")
+            done
+            n=$((n + 1))
+            cmp -s "$D.stdout" "$P.stdout" && cmp -s "$D.stderr" "$P.stderr" ||
+                { fail dump-as-profile "$f: 'cycprof $c' differs on the dump: $(differs "$P.stdout" "$D.stdout")$(head -c 200 "$D.stderr")"; return; }
+        done
+    done
+    rm -f "$D"/out.* "$P"/out.*
+    head -c 700 "$DATA/basic.stacks" >"$D/cut"
+    (cd "$D" && "$CYCPROF" report cut) >/dev/null 2>"$T/err"; rc=$?
+    [ $rc -eq 1 ] && [ "$(cat "$T/err")" = "cycprof report: cut:27: truncated dump: line has no newline" ] ||
+        { fail dump-as-profile "a cut dump: exit $rc, stderr '$(cat "$T/err")'"; return; }
+    echo "# dump-as-profile: $n outputs on $(ls "$P" | wc -l) dumps"
+    ok dump-as-profile
+}
+
 t_bench() {
     python3 "$HERE/gen_big_dump.py" 1000000 "$T/big.stacks" || { fail bench "cannot generate the dump"; return; }
     set -- $(measure "$CYCPROF" pprof "$T/big.stacks" -o "$T/big.pb.gz")
@@ -494,6 +533,7 @@ t_elf_flavours
 t_empty_profile
 t_deep_stack
 t_deep_stack_regions
+t_dump_as_profile
 t_memory_flat
 [ "${CYCPROF_BENCH:-}" = 1 ] && t_bench
 finish
