@@ -102,13 +102,10 @@ static int convert(struct stacks_reader *r, struct pprof_writer *w,
         int wr = 0;
         switch (rec.kind) {
         case SR_MAP:
-            ir_map(ren, &rec);
-            wr = pc_put_definition(w, &rec);
-            break;
         case SR_FN:
-            el.last_fn = rec.fn.id;
-            ir_function(ren, &rec);
-            wr = pc_put_definition(w, &rec);
+            if (rec.kind == SR_FN)
+                el.last_fn = rec.fn.id;
+            wr = pc_put_definition(w, ren, &rec);
             break;
         case SR_LOC:
             if (rec.loc.nlines > lines_cap) {

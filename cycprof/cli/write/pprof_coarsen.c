@@ -58,9 +58,14 @@ static void room_for(void *arr, size_t *cap, size_t i, size_t elem)
     cu_grow(arr, cap, i + 1, elem);
 }
 
-int pc_put_definition(struct pprof_writer *w, const struct sr_record *rec)
+int pc_put_definition(struct pprof_writer *w, struct inline_renamer *ren,
+                      const struct sr_record *rec)
 {
     char build_id[2 * 64 + 1];
+    if (rec->kind == SR_MAP)
+        ir_map(ren, rec);
+    else
+        ir_function(ren, rec);
     if (rec->kind == SR_MAP) {
         elf_buildid_hex(rec->map.path, build_id, sizeof build_id);
         return pw_mapping(w, rec->map.id, rec->map.start, rec->map.limit,
@@ -382,12 +387,8 @@ int pc_convert(struct stacks_reader *r, struct pprof_writer *w,
     while (wr == 0 && (rc = sr_next(r, &rec)) == 1) {
         switch (rec.kind) {
         case SR_MAP:
-            ir_map(ren, &rec);
-            wr = pc_put_definition(w, &rec);
-            break;
         case SR_FN:
-            ir_function(ren, &rec);
-            wr = pc_put_definition(w, &rec);
+            wr = pc_put_definition(w, ren, &rec);
             break;
         case SR_LOC:
             wr = put_location(&c, w, ren, &rec, sr_header(r)->zk_first_loc);

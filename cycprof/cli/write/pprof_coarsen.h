@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "write/inline_renamer.h"
 #include "write/pprof_writer.h"
 #include "read/stacks_reader.h"
 
@@ -29,8 +30,10 @@ struct pc_result {
     int64_t threshold;        /* its threshold, in instructions */
 };
 
-/* Writes a map or fn record: the same in both conversions. */
-int pc_put_definition(struct pprof_writer *w, const struct sr_record *rec);
+/* Writes a map or fn record, and tells the renamer of it
+ * (inline_renamer.h): the same in both conversions. */
+int pc_put_definition(struct pprof_writer *w, struct inline_renamer *ren,
+                      const struct sr_record *rec);
 
 /* Writes the dump read from r (fresh from sr_open) into w, coarsened to
  * at most about max_samples samples. Returns 0, or -1 with one line

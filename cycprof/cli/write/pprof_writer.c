@@ -97,19 +97,25 @@ static int write_record(struct pprof_writer *w, unsigned field,
     return 0;
 }
 
+/* Room for len bytes in w->buf. */
+static void reserve(struct pprof_writer *w, size_t len)
+{
+    if (len <= w->cap)
+        return;
+    size_t cap = w->cap ? w->cap : 4096;
+    while (cap < len)
+        cap *= 2;
+    w->buf = cu_realloc(w->buf, cap);
+    w->cap = cap;
+}
+
 /* Packs `msg` into w->buf, then writes it as field `field` (0: raw, for a
  * Profile fragment that carries its own field tags). */
 static int write_message(struct pprof_writer *w, unsigned field,
                          const ProtobufCMessage *msg)
 {
     size_t len = protobuf_c_message_get_packed_size(msg);
-    if (len > w->cap) {
-        size_t cap = w->cap ? w->cap : 4096;
-        while (cap < len)
-            cap *= 2;
-        w->buf = cu_realloc(w->buf, cap);
-        w->cap = cap;
-    }
+    reserve(w, len);
     protobuf_c_message_pack(msg, w->buf);
     if (field == 0) {
         if (gzs_write(w->out, w->buf, len) != 0)
@@ -285,13 +291,7 @@ static int write_sample(struct pprof_writer *w, const uint64_t *locs,
                  int_field_len(3, l->num);
         len += 1 + varint_len(l->len) + l->len;
     }
-    if (len > w->cap) {
-        size_t cap = w->cap ? w->cap : 4096;
-        while (cap < len)
-            cap *= 2;
-        w->buf = cu_realloc(w->buf, cap);
-        w->cap = cap;
-    }
+    reserve(w, len);
     uint8_t *p = w->buf;
     if (nlocs) {
         *p++ = 1 << 3 | 2;
