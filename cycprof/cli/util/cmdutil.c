@@ -266,8 +266,10 @@ char *cu_newest_profile(void)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         struct stat st;
+        /* Not the pprof file, nor the stacks dump kept beside it. */
         if (strncmp(e->d_name, "cycprof.out.", 12) != 0 ||
-            cu_ends_with(e->d_name, ".pb.gz"))
+            cu_ends_with(e->d_name, ".pb.gz") ||
+            strstr(e->d_name, ".pb.gz.stacks."))
             continue;
         if (stat(e->d_name, &st) != 0 || !S_ISREG(st.st_mode))
             continue;

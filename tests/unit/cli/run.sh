@@ -100,10 +100,13 @@ if "$CYC" report --threshold=50 "$T/cg.out" | grep -q 'prog.c:work' &&
     ok report-threshold
 else bad report-threshold "--threshold=50 should keep work (most of the run) only"; fi
 
-# Default file: the newest cycprof.out.* here, never a .pb.gz.
+# Default file: the newest cycprof.out.* here, never a .pb.gz or a stacks
+# dump kept beside it (--keep-stacks=yes), which the tool writes last.
 mkdir -p dflt && cp "$T/cg.out" dflt/cycprof.out.100 && cp "$T/cgs.out" dflt/cycprof.out.200 &&
     touch -d '2020-01-01' dflt/cycprof.out.100 && touch -d '2021-01-01' dflt/cycprof.out.200 &&
-    echo junk >dflt/cycprof.out.300.pb.gz
+    echo junk >dflt/cycprof.out.300.pb.gz &&
+    printf 'cycprof-stacks\t1\ncmd\t\npid\t1\nduration_ns\t0\ntotal\t0\nend\t0\n' \
+        >dflt/cycprof.out.200.pb.gz.stacks.200
 if (cd dflt && "$CYC" report) | grep -q '^Data file(s):  *cycprof.out.200$'; then ok report-default-newest-file
 else bad report-default-newest-file "did not pick cycprof.out.200"; fi
 
