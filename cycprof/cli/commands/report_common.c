@@ -24,7 +24,7 @@ static int end_run(cg_run_t *run, cg_profile_t *p, char *err, size_t errlen)
         return 0;
     cg_reader_free(run->reader);
     run->reader = NULL;
-    int rc = pc_add(p, run->last, &run->pr, err, errlen);
+    int rc = pc_add_taking(p, run->last, &run->pr, err, errlen);
     pf_free(&run->pr);
     return rc;
 }

@@ -42,21 +42,30 @@ typedef struct reader {
     uint64_t nframes;
     uint32_t unknown_file, unknown_ob;
     int callgrind;                /* pr was read from callgrind files */
+    int moved;                    /* pr's strings are p->names */
     size_t *fn_record;            /* callgrind: per function, its record */
 } reader_t;
 
+/* String i of the profile, and its id in p->names: the profile's own id
+ * when its strings were moved there (pc_add_taking). */
+static const char *text(const reader_t *r, uint32_t i)
+{
+    return r->moved ? r->p->names.str[r->pr->string[i]] : pf_str(r->pr, i);
+}
+
 static uint32_t str_id(reader_t *r, uint32_t i)
 {
-    return intern(&r->p->names, pf_str(r->pr, i));
+    return r->moved ? r->pr->string[i] : intern(&r->p->names, pf_str(r->pr, i));
 }
 
 /* Laid out as RISC Zero's profiler writes it (profile_costs.h). */
-static int is_risc0(const profile_t *pr)
+static int is_risc0(const reader_t *r)
 {
+    const profile_t *pr = r->pr;
     if (pr->nsample_type != 1 || pr->nmapping > 1)
         return 0;
-    const char *t = pf_str(pr, pr->sample_type[0].type);
-    const char *u = pf_str(pr, pr->sample_type[0].unit);
+    const char *t = text(r, pr->sample_type[0].type);
+    const char *u = text(r, pr->sample_type[0].unit);
     return strcmp(t, "cycles") == 0 && strcmp(u, "count") == 0;
 }
 
@@ -136,7 +145,7 @@ static int read_types(reader_t *r)
 
     const char *names[CG_MAX_EVENTS];
     for (size_t k = 0; k < r->ncol; k++) {
-        names[k] = pf_str(pr, pr->sample_type[r->type_of[k]].type);
+        names[k] = text(r, pr->sample_type[r->type_of[k]].type);
         if (!*names[k])
             return cu_fail_named(r->err, r->errlen, r->name, "sample type %zu has no "
                         "name", r->type_of[k]);
@@ -179,11 +188,11 @@ static int read_tables(reader_t *r)
     }
     for (size_t i = 0; i < pr->nfunction && !r->callgrind; i++) {
         const pf_function_t *f = &pr->function[i];
-        const char *s = pf_str(pr, f->name);
+        const char *s = text(r, f->name);
         if (!*s)
-            s = pf_str(pr, f->system_name);
+            s = text(r, f->system_name);
         r->fn_name[i] = intern(&r->p->names, *s ? s : "??");
-        if (*pf_str(pr, f->filename)) {
+        if (*text(r, f->filename)) {
             r->fn_file[i] = str_id(r, f->filename);
             has |= CG_LACKS_FILE;
         } else {
@@ -193,7 +202,7 @@ static int read_tables(reader_t *r)
     r->map_ob = cu_calloc(pr->nmapping + 1, sizeof *r->map_ob);
     for (size_t i = 0; i < pr->nmapping; i++) {
         r->map_ob[i] = str_id(r, pr->mapping[i].filename);
-        if (*pf_str(pr, pr->mapping[i].filename))
+        if (*text(r, pr->mapping[i].filename))
             has |= CG_LACKS_OBJECT;
     }
     r->loc_ob = cu_calloc(pr->nlocation + 1, sizeof *r->loc_ob);
@@ -333,7 +342,7 @@ static int add_pprof(reader_t *r)
     int rc = read_types(r);
     if (!rc)
         rc = read_tables(r);
-    if (!rc && is_risc0(pr))
+    if (!rc && is_risc0(r))
         p->nrisc0++;
     p->by_name = p->nrisc0 == p->nfiles;
     /* cycprof puts the profiled command in the first comment, and its
@@ -343,16 +352,16 @@ static int add_pprof(reader_t *r)
     for (size_t c = 0; !rc && c < pr->ncomment; c++) {
         if (pr->comment[c] == 0 || pr->comment[c] == PF_BAD_STR)
             continue;
-        const char *text = pf_str(pr, pr->comment[c]);
+        const char *t = text(r, pr->comment[c]);
         if (c == 0 && !p->cmd)
-            p->cmd = cu_strdup(text);
+            p->cmd = cu_strdup(t);
         else if (!p->deterministic &&
-                 strncmp(text, mode_prefix, sizeof mode_prefix - 1) == 0)
-            p->deterministic = cu_strdup(text + sizeof mode_prefix - 1);
-        else if (strncmp(text, zk_prefix, sizeof zk_prefix - 1) == 0) {
+                 strncmp(t, mode_prefix, sizeof mode_prefix - 1) == 0)
+            p->deterministic = cu_strdup(t + sizeof mode_prefix - 1);
+        else if (strncmp(t, zk_prefix, sizeof zk_prefix - 1) == 0) {
             cu_grow(&p->zk_table, &p->zk_table_cap, p->zk_table_lines + 1,
                     sizeof *p->zk_table);
-            p->zk_table[p->zk_table_lines++] = cu_strdup(text + sizeof zk_prefix - 1);
+            p->zk_table[p->zk_table_lines++] = cu_strdup(t + sizeof zk_prefix - 1);
         }
     }
     for (size_t si = 0; !rc && si < pr->nsample; si++)
@@ -373,8 +382,9 @@ static void callgrind_values(const reader_t *r, const int64_t *values,
 }
 
 /* The rest of a callgrind profile: its functions in order, with their
- * objects; its samples; its call arcs; its totals. */
-static int add_callgrind(reader_t *r)
+ * objects; its call arcs (then freed if the caller gave pr up, as taken:
+ * the rows of its samples need the room); its samples; its totals. */
+static int add_callgrind(reader_t *r, profile_t *taken)
 {
     cg_profile_t *p = r->p;
     const profile_t *pr = r->pr;
@@ -401,11 +411,6 @@ static int add_callgrind(reader_t *r)
                                        m == PF_NO_MAPPING ? CG_NONE
                                                           : r->map_ob[m]);
     }
-    for (size_t si = 0; !rc && si < pr->nsample; si++) {
-        const pf_sample_t *s = &pr->sample[si];
-        callgrind_values(r, pr->sample_value, s->value, v);
-        rc = add_self(r, frame_of(r, pr->sample_loc[s->loc], 0), v);
-    }
     for (size_t ci = 0; !rc && ci < cg->ncall; ci++) {
         size_t from = r->fn_record[cg->call[ci].caller];
         size_t to = r->fn_record[cg->call[ci].callee];
@@ -414,6 +419,18 @@ static int add_callgrind(reader_t *r)
             (rc = add(r, p->fn_in + to * p->nev, v)) < 0)
             break;
         p->fn_called[to] = 1;
+    }
+    if (taken) {
+        free(taken->callgrind.call);
+        free(taken->callgrind.call_value);
+        taken->callgrind.call = NULL;
+        taken->callgrind.call_value = NULL;
+        taken->callgrind.ncall = 0;
+    }
+    for (size_t si = 0; !rc && si < pr->nsample; si++) {
+        const pf_sample_t *s = &pr->sample[si];
+        callgrind_values(r, pr->sample_value, s->value, v);
+        rc = add_self(r, frame_of(r, pr->sample_loc[s->loc], 0), v);
     }
     if (!rc) {
         memset(v, 0, sizeof v);
@@ -426,8 +443,9 @@ static int add_callgrind(reader_t *r)
     return rc;
 }
 
-int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
-           char *err, size_t errlen)
+/* taken: pr itself, when pc_add_taking's caller gave it up. */
+static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
+                       profile_t *taken, int moved, char *err, size_t errlen)
 {
     reader_t r;
     memset(&r, 0, sizeof r);
@@ -437,7 +455,8 @@ int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
     r.errlen = errlen;
     r.pr = pr;
     r.callgrind = pr->callgrind.nfiles > 0;
-    int rc = r.callgrind ? add_callgrind(&r) : add_pprof(&r);
+    r.moved = moved;
+    int rc = r.callgrind ? add_callgrind(&r, taken) : add_pprof(&r);
     free(r.fn_name);
     free(r.fn_file);
     free(r.map_ob);
@@ -448,13 +467,31 @@ int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
     return rc;
 }
 
+int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
+           char *err, size_t errlen)
+{
+    return add_profile(p, name, pr, NULL, 0, err, errlen);
+}
+
+int pc_add_taking(cg_profile_t *p, const char *name, profile_t *pr,
+                  char *err, size_t errlen)
+{
+    if (p->names.n || pf_check_tables(pr, err, errlen) < 0)
+        return add_profile(p, name, pr, pr, 0, err, errlen);
+    /* Nothing in p yet: its names are the profile's strings. */
+    intern_free(&p->names);
+    p->names = pr->strings;
+    intern_init(&pr->strings);
+    return add_profile(p, name, pr, pr, 1, err, errlen);
+}
+
 int pc_add_pprof(cg_profile_t *p, const char *path, char *err, size_t errlen)
 {
     profile_t pr;
     pf_init(&pr);
     int rc = pprof_load_file(&pr, path, err, errlen);
     if (rc == 0)
-        rc = pc_add(p, path, &pr, err, errlen);
+        rc = pc_add_taking(p, path, &pr, err, errlen);
     pf_free(&pr);
     return rc;
 }
@@ -467,7 +504,7 @@ int pc_add_pprof_mem(cg_profile_t *p, const char *name,
     pf_init(&pr);
     int rc = pprof_load_mem(&pr, name, buf, len, err, errlen);
     if (rc == 0)
-        rc = pc_add(p, name, &pr, err, errlen);
+        rc = pc_add_taking(p, name, &pr, err, errlen);
     pf_free(&pr);
     return rc;
 }

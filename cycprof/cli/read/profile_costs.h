@@ -49,6 +49,11 @@
  * pr. Returns 0, or -1 with "NAME: what went wrong" in err. */
 int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
            char *err, size_t errlen);
+/* The same for a profile read only to be added to p, which it may take
+ * apart as it goes (when p holds nothing yet, pr's strings move into it
+ * rather than being copied): pr is then only fit for pf_free. */
+int pc_add_taking(cg_profile_t *p, const char *name, profile_t *pr,
+                  char *err, size_t errlen);
 
 /* Read the pprof profile in path, or in buf (name is used in messages),
  * and add it to p. Returns 0, or -1 with "NAME: what went wrong" in err. */
