@@ -35,6 +35,7 @@ void pf_free(profile_t *p)
     free(p->callgrind.creator);
     free(p->callgrind.deterministic);
     free(p->callgrind.function_object);
+    free(p->callgrind.location_file);
     free(p->callgrind.call);
     free(p->callgrind.call_value);
     memset(p, 0, sizeof *p);

@@ -30,8 +30,9 @@
  *   - samples: the self cost of one (object, function, line), summed over
  *     the file's cost lines: one sample of one location, the location's
  *     mapping the object (ob=) and its one line the function and line
- *     number; samples, locations and lines share their index, in the order
- *     the file first gives each a cost (a cost line of zeros included);
+ *     number (in the function's file but for callgrind.location_file);
+ *     samples, locations and lines share their index, in the order the
+ *     file first gives each a cost (a cost line of zeros included);
  *   - functions: one per "file:function" as callgrind_annotate keys them
  *     (fn= in the file of fl=, fi= or fe=; name and system name both the
  *     fn= name), in the order the file first names each (fn=, cfn=, or a
@@ -134,6 +135,11 @@ typedef struct pf_callgrind {
     /* Per function: the mapping (object, ob=) of the first fn= or fi=/fe=
      * that named it, or PF_NO_MAPPING for a function only called (cfn=). */
     uint32_t *function_object;
+    /* Per location, or NULL when each is in its function's file: the
+     * source file of its line. A cost line after fl= without a new fn= is
+     * in that file, and in the function the last fn= (fi=, fe=) named, as
+     * callgrind_annotate counts it. */
+    uint32_t *location_file;
     /* Call arcs, one per calls= of the files, in file order, each with
      * one value per sample type in call_value: the inclusive cost of the
      * calls. */

@@ -224,15 +224,16 @@ static size_t fn_record(cg_reader_t *r, uint32_t fl, uint32_t fn, uint32_t m)
     return i;
 }
 
-/* The costs of (mapping m, function f, line): sample, location and line
- * of the same index, made on first use. */
+/* The costs of (mapping m, function f, line in source file fl): sample,
+ * location and line of the same index, made on first use. */
 static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
-                             uint32_t line)
+                             uint32_t line, uint32_t fl)
 {
     profile_t *pr = r->pr;
+    pf_callgrind_t *cg = &pr->callgrind;
     size_t nev = pr->nsample_type;
     int added;
-    size_t i = tuplemap_get(&r->locs, m, f, line, 0, &added);
+    size_t i = tuplemap_get(&r->locs, m, f, line, fl, &added);
     if (added) {
         if (r->locs.n > r->sample_cap) {
             size_t nc = cu_grown_cap(r->sample_cap, r->locs.n, nev * 8);
@@ -244,8 +245,21 @@ static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
             pr->sample_value = cu_realloc(pr->sample_value, nc * nev * 8);
             pr->location = cu_realloc(pr->location, nc * sizeof *pr->location);
             pr->lines = cu_realloc(pr->lines, nc * sizeof *pr->lines);
+            if (cg->location_file)
+                cg->location_file = cu_realloc(
+                    cg->location_file, nc * sizeof *cg->location_file);
             r->sample_cap = nc;
         }
+        if (!cg->location_file && fl != pr->function[f].filename) {
+            /* The first line outside its function's file. */
+            cg->location_file = cu_malloc(r->sample_cap *
+                                          sizeof *cg->location_file);
+            for (size_t k = 0; k < i; k++)
+                cg->location_file[k] =
+                    pr->function[pr->lines[k].function].filename;
+        }
+        if (cg->location_file)
+            cg->location_file[i] = fl;
         pr->sample[i] = (pf_sample_t){.loc = i, .value = i * nev, .nloc = 1,
                                       .nvalue = (uint32_t)nev};
         pr->sample_loc[i] = (uint32_t)i;
@@ -601,7 +615,7 @@ static int cost_line(parser_t *ps, const char *s)
     }
 
     uint64_t *lc = line_record(ps->r, ps->ob_map, (uint32_t)ps->fn_idx,
-                               pos_line(ps, pos));
+                               pos_line(ps, pos), ps->fl);
     uint64_t *fc = ps->r->fn_sum + ps->fn_idx * 3 * nev;
     if (add_costs(ps, ps->part_self, cost, "costs") != 0 ||
         add_costs(ps, lc, cost, "costs of a line") != 0 ||

@@ -271,14 +271,16 @@ static int add_inclusive(reader_t *r, frame_t f, uint64_t sample,
     return add(r, p->fn_in + fi * p->nev, v);
 }
 
-/* Self: a sample's values v go to its leaf frame. */
-static int add_self(reader_t *r, frame_t leaf, const uint64_t *v)
+/* Self: a sample's values v go to its leaf frame, its line in source file
+ * line_file (the frame's file but for callgrind's fl= without fn=). */
+static int add_self(reader_t *r, frame_t leaf, uint32_t line_file,
+                    const uint64_t *v)
 {
     cg_profile_t *p = r->p;
     size_t fi = cg_fn_record(p, leaf.fl, leaf.fn, leaf.ob);
     int rc;
-    if ((rc = add(r, cg_line_record(p, leaf.ob, leaf.fl, leaf.fn, leaf.line),
-                  v)) < 0 ||
+    if ((rc = add(r, cg_line_record(p, leaf.ob, line_file, leaf.fn,
+                                    leaf.line), v)) < 0 ||
         (rc = add(r, p->fn_self + fi * p->nev, v)) < 0)
         return rc;
     return 0;
@@ -312,7 +314,7 @@ static int read_sample(reader_t *r, size_t si)
                     r->unknown_ob, 0};
     if (s->nloc)
         leaf = frame_of(r, li[0], 0);
-    if ((rc = add_self(r, leaf, v)) < 0)
+    if ((rc = add_self(r, leaf, leaf.fl, v)) < 0)
         return rc;
 
     if (!s->nloc)
@@ -429,8 +431,12 @@ static int add_callgrind(reader_t *r, profile_t *taken)
     }
     for (size_t si = 0; !rc && si < pr->nsample; si++) {
         const pf_sample_t *s = &pr->sample[si];
+        size_t li = pr->sample_loc[s->loc];
+        frame_t leaf = frame_of(r, li, 0);
         callgrind_values(r, pr->sample_value, s->value, v);
-        rc = add_self(r, frame_of(r, pr->sample_loc[s->loc], 0), v);
+        rc = add_self(r, leaf, cg->location_file
+                                   ? str_id(r, cg->location_file[li])
+                                   : leaf.fl, v);
     }
     if (!rc) {
         memset(v, 0, sizeof v);
