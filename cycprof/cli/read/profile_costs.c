@@ -271,13 +271,13 @@ static int add_inclusive(reader_t *r, frame_t f, uint64_t sample,
     return add(r, p->fn_in + fi * p->nev, v);
 }
 
-/* Self: a sample's values v go to its leaf frame, its line in source file
- * line_file (the frame's file but for callgrind's fl= without fn=). */
-static int add_self(reader_t *r, frame_t leaf, uint32_t line_file,
+/* Self: a sample's values v go to its leaf frame, whose function is
+ * record fi, its line in source file line_file (the frame's file but for
+ * callgrind's fl= without fn=). */
+static int add_self(reader_t *r, frame_t leaf, size_t fi, uint32_t line_file,
                     const uint64_t *v)
 {
     cg_profile_t *p = r->p;
-    size_t fi = cg_fn_record(p, leaf.fl, leaf.fn, leaf.ob);
     int rc;
     if ((rc = add(r, cg_line_record(p, leaf.ob, line_file, leaf.fn,
                                     leaf.line), v)) < 0 ||
@@ -314,7 +314,8 @@ static int read_sample(reader_t *r, size_t si)
                     r->unknown_ob, 0};
     if (s->nloc)
         leaf = frame_of(r, li[0], 0);
-    if ((rc = add_self(r, leaf, leaf.fl, v)) < 0)
+    if ((rc = add_self(r, leaf, cg_fn_record(p, leaf.fl, leaf.fn, leaf.ob),
+                       leaf.fl, v)) < 0)
         return rc;
 
     if (!s->nloc)
@@ -433,10 +434,11 @@ static int add_callgrind(reader_t *r, profile_t *taken)
         const pf_sample_t *s = &pr->sample[si];
         size_t li = pr->sample_loc[s->loc];
         frame_t leaf = frame_of(r, li, 0);
+        size_t fi = r->fn_record[pr->lines[pr->location[li].line].function];
         callgrind_values(r, pr->sample_value, s->value, v);
-        rc = add_self(r, leaf, cg->location_file
-                                   ? str_id(r, cg->location_file[li])
-                                   : leaf.fl, v);
+        rc = add_self(r, leaf, fi,
+                      cg->location_file ? str_id(r, cg->location_file[li])
+                                        : leaf.fl, v);
     }
     if (!rc) {
         memset(v, 0, sizeof v);
