@@ -1,5 +1,6 @@
-/* libFuzzer harness for the callgrind-format reader (callgrind_reader.c)
- * and the ranking built on it (cost_rank.c). Any input must either load or
+/* libFuzzer harness for the callgrind-format reader (callgrind_reader.c),
+ * the cost tables it is viewed as (profile_costs.c) and the ranking built
+ * on them (cost_rank.c). Any input must either load or
  * be rejected with an error message; never crash, leak or hang. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "read/callgrind_reader.h"
+#include "read/profile_costs.h"
 #include "util/cmdutil.h"
 #include "analyse/cost_rank.h"
 
@@ -17,11 +19,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *f = fmemopen((void *)data, size, "r");
     if (!f)
         return 0;
+    profile_t pr;
     cg_profile_t p;
     char err[CU_ERRLEN];
+    pf_init(&pr);
     cg_init(&p);
-    int rc = cg_read_stream(&p, "fuzz", f, err, sizeof err);
+    cg_reader_t *reader = cg_reader_new(&pr, NULL, 0);
+    int rc = cg_read_stream(reader, "fuzz", f, err, sizeof err);
     fclose(f);
+    cg_reader_free(reader);
+    if (rc == 0)
+        rc = pc_add(&p, "fuzz", &pr, err, sizeof err);
+    pf_free(&pr);
     if (rc < 0) {
         /* An error must be a message, not an empty string. */
         if (!err[0])

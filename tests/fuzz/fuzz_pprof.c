@@ -1,7 +1,7 @@
 /* libFuzzer harness for the pprof reader (pprof_reader.c), its stack view
  * (pprof_stacks.c), the stack merging (stack_profile.c) and the flame
  * graph writer that consumes it, and for the pprof input of report/diff
- * (pprof_costs.c, cost_rank.c).
+ * (profile_costs.c, cost_rank.c).
  * Any input must either load or be rejected with an error message. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include "util/cmdutil.h"
 #include "analyse/cost_rank.h"
 #include "write/flamegraph_svg.h"
-#include "read/pprof_costs.h"
+#include "read/profile_costs.h"
 #include "read/pprof_reader.h"
 #include "read/pprof_stacks.h"
 #include "model/stack_profile.h"
@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cg_profile_t p;
     cg_init(&p);
     err[0] = 0;
-    if (pprof_costs_read_mem(&p, "fuzz", data, size, err, sizeof err) < 0) {
+    if (pc_add_pprof_mem(&p, "fuzz", data, size, err, sizeof err) < 0) {
         if (!err[0])
             __builtin_trap();
     } else {

@@ -3,7 +3,7 @@
 #ifndef CYCPROF_COST_RANK_H
 #define CYCPROF_COST_RANK_H
 
-#include "read/callgrind_reader.h"
+#include "model/cost_tables.h"
 
 /* BY_STACK is `diff --by=stack`'s (stack_diff.h): no rank table has it. */
 typedef enum { BY_FUNCTION, BY_FILE, BY_LINE, BY_OBJECT, BY_STACK } rank_by_t;

@@ -2,32 +2,65 @@
 #define _POSIX_C_SOURCE 200809L
 #include "commands/report_common.h"
 #include "util/cmdutil.h"
-#include "read/pprof_costs.h"
+#include "read/callgrind_reader.h"
+#include "read/profile_costs.h"
 #include "read/profile_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* The callgrind files read in a row, into one profile (so that sums
+ * past 2^64-1 over them are refused at the line where they happen). */
+typedef struct cg_run {
+    profile_t pr;
+    cg_reader_t *reader;        /* NULL: no file in the run */
+    const char *last;
+} cg_run_t;
+
+/* Adds the run's profile to p and ends the run. */
+static int end_run(cg_run_t *run, cg_profile_t *p, char *err, size_t errlen)
+{
+    if (!run->reader)
+        return 0;
+    cg_reader_free(run->reader);
+    run->reader = NULL;
+    int rc = pc_add_taking(p, run->last, &run->pr, err, errlen);
+    pf_free(&run->pr);
+    return rc;
+}
+
 int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
 {
     char err[CU_ERRLEN];
-    for (int i = 0; i < n; i++) {
+    cg_run_t run;
+    memset(&run, 0, sizeof run);
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
         int kind = pk_kind(files[i], err, sizeof err);
         if (kind < 0) {
-            cu_err(cmd, "%s", err);
-            return -1;
-        }
-        if (kind == PK_PPROF) {
-            if (pprof_costs_read(p, files[i], err, sizeof err) < 0) {
-                cu_err(cmd, "%s", err);
-                return -1;
+            rc = -1;
+        } else if (kind == PK_PPROF) {
+            rc = end_run(&run, p, err, sizeof err);
+            if (rc == 0)
+                rc = pc_add_pprof(p, files[i], err, sizeof err);
+        } else {
+            if (!run.reader) {
+                pf_init(&run.pr);
+                run.reader = cg_reader_new(&run.pr, p->events, p->nev);
             }
-            continue;
+            run.last = files[i];
+            rc = cg_read_file(run.reader, files[i], err, sizeof err);
         }
-        if (cg_read_file(p, files[i], err, sizeof err) < 0) {
-            cu_err(cmd, "%s", err);
-            return -1;
-        }
+    }
+    if (rc == 0)
+        rc = end_run(&run, p, err, sizeof err);
+    if (run.reader) {
+        cg_reader_free(run.reader);
+        pf_free(&run.pr);
+    }
+    if (rc < 0) {
+        cu_err(cmd, "%s", err);
+        return -1;
     }
     intern_escape_for_terminal(&p->names);
     cu_escape_strings_for_terminal(p->events, p->nev);

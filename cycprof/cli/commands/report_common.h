@@ -5,11 +5,12 @@
 
 #include <stdio.h>
 
-#include "read/callgrind_reader.h"
+#include "model/cost_tables.h"
 #include "analyse/cost_rank.h"
 
 /* Read files[0..n) into p (merged by name): callgrind-format files, and
- * pprof profiles (pprof_costs.h). On failure prints one line
+ * pprof profiles, each read into the profile model and added to p
+ * (read/profile_costs.h). On failure prints one line
  * "cycprof CMD: ..." and returns -1. */
 int rc_load(const char *cmd, cg_profile_t *p, char **files, int n);
 

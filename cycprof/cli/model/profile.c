@@ -30,6 +30,14 @@ void pf_free(profile_t *p)
     free(p->mapping);
     free(p->comment);
     free(p->tables_error);
+    free(p->callgrind.totals);
+    free(p->callgrind.cmd);
+    free(p->callgrind.creator);
+    free(p->callgrind.deterministic);
+    free(p->callgrind.function_object);
+    free(p->callgrind.location_file);
+    free(p->callgrind.call);
+    free(p->callgrind.call_value);
     memset(p, 0, sizeof *p);
 }
 

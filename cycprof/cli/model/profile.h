@@ -1,9 +1,10 @@
-/* profile: the command's in-memory pprof profile, what read/pprof_reader
- * fills from a profile.proto file (cycprof's own, Go's, RISC Zero's, and
- * the one `cycprof pprof` makes of a stacks dump) and what the commands'
- * views read: the exact stacks (read/pprof_stacks.h),
- * the cost tables of report and diff (read/pprof_costs.h) and the Firefox
- * Profiler's model (read/firefox_profile.h). It follows pprof's
+/* profile: the command's one in-memory profile model. read/pprof_reader
+ * fills it from a profile.proto file (cycprof's own, Go's, RISC Zero's,
+ * and the one `cycprof pprof` makes of a stacks dump),
+ * read/callgrind_reader from callgrind-format files, and the commands read
+ * its views: the exact stacks (read/pprof_stacks.h), the cost tables of
+ * report and diff (read/profile_costs.h, model/cost_tables.h) and the
+ * Firefox Profiler's model (read/firefox_profile.h). It follows pprof's
  * profile.proto and Go's profile.Profile:
  *
  *   - sample types: what each of a sample's values counts, as (type,
@@ -24,10 +25,31 @@
  *     "cycprof deterministic: " mode and "cycprof-zkvm: " segment table),
  *     the period and its type, the time and duration.
  *
+ * A callgrind-format file (callgrind_reader.h) fills the same tables:
+ *   - sample types: its events ("Ir"/"count"), in the order of its first
+ *     `events:` line (or the sample types the profile was given before);
+ *   - samples: the self cost of one (object, function, line), summed over
+ *     the file's cost lines: one sample of one location, the location's
+ *     mapping the object (ob=) and its one line the function and line
+ *     number (in the function's file but for callgrind.location_file);
+ *     samples, locations and lines share their index, in the order the
+ *     file first gives each a cost (a cost line of zeros included);
+ *   - functions: one per "file:function" as callgrind_annotate keys them
+ *     (fn= in the file of fl=, fi= or fe=; name and system name both the
+ *     fn= name), in the order the file first names each (fn=, cfn=, or a
+ *     fi=/fe= switch in a function), and mappings one per object;
+ *   - what profile.proto has no field for is in `callgrind` below: the
+ *     call arcs with their inclusive costs, the totals, the parts, the
+ *     command, creator and deterministic mode, the object of each
+ *     function.
+ * Its costs are counts up to 2^64-1: the values of such a profile (samples'
+ * and calls') are uint64_t kept in the int64_t arrays, read by pf_count.
+ *
  * Records refer to each other by their position in their array, resolved
  * from the file's ids when it is read; a mapping, function or location
  * keeps its id. Strings are the file's string table, as its indices (every
- * string field below is one); an index outside the table is PF_BAD_STR, so
+ * string field below is one; a callgrind file's table is its names, each
+ * once, "" first); an index outside the table is PF_BAD_STR, so
  * that each view reports it where pprof's readers would. The bytes are kept
  * once, by the command's interner (intern.h).
  *
@@ -90,6 +112,43 @@ typedef struct pf_mapping {
         has_inline_frames : 1;
 } pf_mapping_t;
 
+/* A call arc of a callgrind-format file (calls= and the cost line after
+ * it): the calls from function caller (as fn= and fi=/fe= name it) at a
+ * line of it to function callee. */
+typedef struct pf_call {
+    uint32_t caller, callee;    /* indices in function */
+    uint32_t line;              /* of the call in the caller; 0: unknown */
+    uint64_t count;             /* calls= */
+} pf_call_t;
+
+/* What callgrind-format files have and profile.proto has not; all zero in
+ * a profile read from pprof. */
+typedef struct pf_callgrind {
+    size_t nfiles;              /* callgrind files read into the profile */
+    size_t nparts;              /* their parts (part:) */
+    /* Per sample type: the sum over the parts of what callgrind_annotate
+     * takes as a part's total: summary:, else totals:, else the sum of
+     * its cost lines. NULL until the sample types are known. */
+    uint64_t *totals;
+    /* cmd:, creator: and "desc: Deterministic: MODE" of the first file
+     * that has them, or NULL. */
+    char *cmd, *creator, *deterministic;
+    /* Per function: the mapping (object, ob=) of the first fn= or fi=/fe=
+     * that named it, or PF_NO_MAPPING for a function only called (cfn=). */
+    uint32_t *function_object;
+    /* Per location, or NULL when each is in its function's file: the
+     * source file of its line. A cost line after fl= without a new fn= is
+     * in that file, and in the function the last fn= (fi=, fe=) named, as
+     * callgrind_annotate counts it. */
+    uint32_t *location_file;
+    /* Call arcs, one per calls= of the files, in file order, each with
+     * one value per sample type in call_value: the inclusive cost of the
+     * calls. */
+    pf_call_t *call;
+    int64_t *call_value;
+    size_t ncall;
+} pf_callgrind_t;
+
 typedef struct profile {
     intern_t strings;           /* the bytes of the string table */
     uint32_t *string;           /* table index -> id in strings */
@@ -128,6 +187,8 @@ typedef struct profile {
 
     char *tables_error;         /* the tables' first problem, "NAME: what",
                                  * or NULL */
+
+    pf_callgrind_t callgrind;   /* read from callgrind files: nfiles > 0 */
 } profile_t;
 
 void pf_init(profile_t *p);
@@ -137,6 +198,13 @@ void pf_free(profile_t *p);
 static inline const char *pf_str(const profile_t *p, uint32_t i)
 {
     return p->strings.str[p->string[i]];
+}
+
+/* Value i of sample_value or callgrind.call_value of a profile read from
+ * callgrind files: a count up to 2^64-1. */
+static inline uint64_t pf_count(const int64_t *values, size_t i)
+{
+    return (uint64_t)values[i];
 }
 
 /* 0 if the tables are sound, else -1 with their first problem in err. */

@@ -3,13 +3,28 @@
  * a guess, because a silently misread profile gives wrong exact counts. */
 #define _POSIX_C_SOURCE 200809L
 #include "read/callgrind_reader.h"
-#include "model/event_names.h"
+#include "model/cost_tables.h"
+#include "model/tuplemap.h"
 #include "util/cmdutil.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What the reader keeps between the files it reads into one profile: the
+ * indices that merge them by name, and running sums. */
+struct cg_reader {
+    profile_t *pr;
+    tuplemap_t fns;          /* (file, name) -> function */
+    tuplemap_t locs;         /* (mapping, function, line) -> sample */
+    tuplemap_t maps;         /* (object name) -> mapping */
+    /* Per function, nev each: its self cost, the calls it makes, the
+     * calls it receives; summed as they are read, so that a sum past
+     * 2^64-1 is refused at the line where it happens. */
+    uint64_t *fn_sum;
+    size_t fn_cap, string_cap, mapping_cap, sample_cap, call_cap;
+};
 
 /* Name compression contexts: "(id) name" defines, "(id)" refers back.
  * fl/fi/fe/cfi/cfl/jfi share the file table, fn/cfn/jfn the function table,
@@ -19,7 +34,8 @@ enum { CTX_FILE, CTX_FN, CTX_OB };
 enum { POS_LINE, POS_INSTR };
 
 typedef struct parser {
-    cg_profile_t *p;
+    cg_reader_t *r;
+    profile_t *pr;
     const char *name;
     unsigned long lineno;
     char *err;
@@ -30,16 +46,18 @@ typedef struct parser {
     size_t comp_cap;
 
     int have_events;        /* an events: line was seen in this part */
-    int colmap[CG_MAX_EVENTS]; /* column of this part -> profile event */
+    int colmap[CG_MAX_EVENTS]; /* column of this part -> sample type */
     size_t ncol;
     int pos_kind[2];
     size_t npos;
     uint64_t prev_pos[2];
 
     uint32_t ob, fl, fn;    /* current object, file (fl/fi/fe), function */
-    size_t fn_idx;          /* record of (fl, fn) or SIZE_MAX */
+    uint32_t ob_map;        /* mapping of ob */
+    size_t fn_idx;          /* function (fl, fn) or SIZE_MAX */
     uint32_t cfl;           /* file from cfi=/cfl= awaiting a cfn= */
-    size_t callee_idx;      /* record of the last cfn=, or SIZE_MAX */
+    size_t callee_idx;      /* function of the last cfn=, or SIZE_MAX */
+    uint64_t call_count;    /* of the last calls= */
     int pending;            /* 0, or which kind of line must follow */
 
     int part_has_body;
@@ -67,88 +85,21 @@ static int fail(parser_t *ps, const char *fmt, ...)
     return -1;
 }
 
+static const char *event_name(const profile_t *pr, size_t e)
+{
+    return pf_str(pr, pr->sample_type[e].type);
+}
+
 /* dst[e] += v[e] for each event; sums past 2^64-1 are an error rather
  * than a wrapped number. */
 static int add_costs(parser_t *ps, uint64_t *dst, const uint64_t *v,
                      const char *what)
 {
-    for (size_t e = 0; e < ps->p->nev; e++)
+    for (size_t e = 0; e < ps->pr->nsample_type; e++)
         if (cu_add_u64(&dst[e], v[e]) != 0)
             return fail(ps, "the %s of %s add up to more than 2^64-1",
-                        what, ps->p->events[e]);
+                        what, event_name(ps->pr, e));
     return 0;
-}
-
-void cg_init(cg_profile_t *p)
-{
-    memset(p, 0, sizeof *p);
-    intern_init(&p->names);
-    tuplemap_init(&p->lines);
-    tuplemap_init(&p->fns);
-}
-
-void cg_free(cg_profile_t *p)
-{
-    intern_free(&p->names);
-    for (size_t i = 0; i < p->nev; i++)
-        free(p->events[i]);
-    free(p->cmd);
-    free(p->creator);
-    free(p->deterministic);
-    for (size_t i = 0; i < p->nfiles; i++)
-        free(p->files[i]);
-    free(p->files);
-    tuplemap_free(&p->lines);
-    free(p->line_cost);
-    tuplemap_free(&p->fns);
-    free(p->fn_self);
-    free(p->fn_out);
-    free(p->fn_in);
-    free(p->fn_called);
-    free(p->fn_ob);
-    for (size_t i = 0; i < p->zk_table_lines; i++)
-        free(p->zk_table[i]);
-    free(p->zk_table);
-    memset(p, 0, sizeof *p);
-}
-
-int cg_event_index(const cg_profile_t *p, const char *name)
-{
-    for (size_t i = 0; i < p->nev; i++)
-        if (strcmp(p->events[i], name) == 0)
-            return (int)i;
-    return -1;
-}
-
-int cg_event_find(const cg_profile_t *p, const char *name)
-{
-    return ev_find((const char *const *)p->events, (int)p->nev, name);
-}
-
-void cg_event_list(const cg_profile_t *p, char *buf, size_t len)
-{
-    buf[0] = 0;
-    for (size_t i = 0; i < p->nev; i++) {
-        strncat(buf, i ? " " : "", len - strlen(buf) - 1);
-        strncat(buf, p->events[i], len - strlen(buf) - 1);
-    }
-}
-
-const char *cg_event_long_name(const char *ev)
-{
-    static const char *const tab[][2] = {
-        {"Ir", "Instructions"},       {"Dr", "Data reads"},
-        {"Dw", "Data writes"},        {"I1mr", "I1 read misses"},
-        {"D1mr", "D1 read misses"},   {"D1mw", "D1 write misses"},
-        {"ILmr", "LL instr read misses"}, {"DLmr", "LL data read misses"},
-        {"DLmw", "LL data write misses"}, {"Bc", "Conditional branches"},
-        {"Bcm", "Mispredicted cond. branches"}, {"Bi", "Indirect branches"},
-        {"Bim", "Mispredicted ind. branches"},
-    };
-    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
-        if (strcmp(tab[i][0], ev) == 0)
-            return tab[i][1];
-    return ev;
 }
 
 /* ---- small lexing helpers ---- */
@@ -192,45 +143,177 @@ static int lex_u64(const char **s, uint64_t *out)
     return 0;
 }
 
-/* ---- record storage ---- */
+/* ---- the profile's tables ---- */
 
-size_t cg_fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob)
+/* The string s: its index in the table, added if new. */
+static uint32_t str_id(cg_reader_t *r, const char *s)
 {
+    profile_t *pr = r->pr;
+    uint32_t id = intern(&pr->strings, s);
+    if (id == pr->nstring) {
+        cu_grow(&pr->string, &r->string_cap, id + 1, sizeof *pr->string);
+        pr->string[pr->nstring++] = id;
+    }
+    return id;
+}
+
+/* The sample types: the event names, each counting. */
+static void set_types(cg_reader_t *r, char *const *names, size_t n)
+{
+    profile_t *pr = r->pr;
+    uint32_t unit = str_id(r, "count");
+    pr->sample_type = cu_calloc(n, sizeof *pr->sample_type);
+    for (size_t i = 0; i < n; i++)
+        pr->sample_type[i] = (pf_value_type_t){str_id(r, names[i]), unit};
+    pr->nsample_type = n;
+    pr->callgrind.totals = cu_calloc(n, sizeof *pr->callgrind.totals);
+}
+
+static int type_index(const profile_t *pr, const char *name)
+{
+    for (size_t i = 0; i < pr->nsample_type; i++)
+        if (strcmp(event_name(pr, i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The mapping of object ob (a string). */
+static uint32_t map_record(cg_reader_t *r, uint32_t ob)
+{
+    profile_t *pr = r->pr;
     int added;
-    size_t i = tuplemap_get(&p->fns, fl, fn, 0, 0, &added);
+    size_t i = tuplemap_get(&r->maps, ob, 0, 0, 0, &added);
     if (added) {
-        if (p->fns.n > p->fn_cap) {
-            size_t nc = cu_grown_cap(p->fn_cap, p->fns.n, p->nev * 8);
+        cu_grow(&pr->mapping, &r->mapping_cap, i + 1, sizeof *pr->mapping);
+        memset(&pr->mapping[i], 0, sizeof pr->mapping[i]);
+        pr->mapping[i].id = i + 1;
+        pr->mapping[i].filename = ob;
+        pr->nmapping = i + 1;
+    }
+    return (uint32_t)i;
+}
+
+/* The function (fl, fn), made on first use with object mapping m
+ * (PF_NO_MAPPING: unknown yet, set by a later use that knows it). */
+static size_t fn_record(cg_reader_t *r, uint32_t fl, uint32_t fn, uint32_t m)
+{
+    profile_t *pr = r->pr;
+    size_t nev = pr->nsample_type;
+    int added;
+    size_t i = tuplemap_get(&r->fns, fl, fn, 0, 0, &added);
+    if (added) {
+        if (r->fns.n > r->fn_cap) {
+            size_t nc = cu_grown_cap(r->fn_cap, r->fns.n, nev * 24);
             if (!nc)
                 cu_oom();
-            p->fn_self = cu_realloc(p->fn_self, nc * p->nev * 8);
-            p->fn_out = cu_realloc(p->fn_out, nc * p->nev * 8);
-            p->fn_in = cu_realloc(p->fn_in, nc * p->nev * 8);
-            p->fn_called = cu_realloc(p->fn_called, nc);
-            p->fn_ob = cu_realloc(p->fn_ob, nc * sizeof *p->fn_ob);
-            p->fn_cap = nc;
+            pr->function = cu_realloc(pr->function, nc * sizeof *pr->function);
+            pr->callgrind.function_object = cu_realloc(
+                pr->callgrind.function_object,
+                nc * sizeof *pr->callgrind.function_object);
+            r->fn_sum = cu_realloc(r->fn_sum, nc * nev * 24);
+            r->fn_cap = nc;
         }
-        memset(p->fn_self + i * p->nev, 0, p->nev * 8);
-        memset(p->fn_out + i * p->nev, 0, p->nev * 8);
-        memset(p->fn_in + i * p->nev, 0, p->nev * 8);
-        p->fn_called[i] = 0;
-        p->fn_ob[i] = ob;
-    } else if (p->fn_ob[i] == CG_NONE) {
-        p->fn_ob[i] = ob;
+        pr->function[i] = (pf_function_t){.id = i + 1, .name = fn,
+                                          .system_name = fn, .filename = fl};
+        pr->callgrind.function_object[i] = m;
+        memset(r->fn_sum + i * nev * 3, 0, nev * 24);
+        pr->nfunction = i + 1;
+    } else if (pr->callgrind.function_object[i] == PF_NO_MAPPING) {
+        pr->callgrind.function_object[i] = m;
     }
     return i;
 }
 
-uint64_t *cg_line_record(cg_profile_t *p, uint32_t ob, uint32_t fl,
-                          uint32_t fn, uint32_t line)
+/* The costs of (mapping m, function f, line in source file fl): sample,
+ * location and line of the same index, made on first use. */
+static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
+                             uint32_t line, uint32_t fl)
 {
+    profile_t *pr = r->pr;
+    pf_callgrind_t *cg = &pr->callgrind;
+    size_t nev = pr->nsample_type;
     int added;
-    size_t i = tuplemap_get(&p->lines, ob, fl, fn, line, &added);
+    size_t i = tuplemap_get(&r->locs, m, f, line, fl, &added);
     if (added) {
-        cu_grow(&p->line_cost, &p->line_cost_cap, p->lines.n, p->nev * 8);
-        memset(p->line_cost + i * p->nev, 0, p->nev * 8);
+        if (r->locs.n > r->sample_cap) {
+            size_t nc = cu_grown_cap(r->sample_cap, r->locs.n, nev * 8);
+            if (!nc)
+                cu_oom();
+            pr->sample = cu_realloc(pr->sample, nc * sizeof *pr->sample);
+            pr->sample_loc = cu_realloc(pr->sample_loc,
+                                        nc * sizeof *pr->sample_loc);
+            pr->sample_value = cu_realloc(pr->sample_value, nc * nev * 8);
+            pr->location = cu_realloc(pr->location, nc * sizeof *pr->location);
+            pr->lines = cu_realloc(pr->lines, nc * sizeof *pr->lines);
+            if (cg->location_file)
+                cg->location_file = cu_realloc(
+                    cg->location_file, nc * sizeof *cg->location_file);
+            r->sample_cap = nc;
+        }
+        if (!cg->location_file && fl != pr->function[f].filename) {
+            /* The first line outside its function's file. */
+            cg->location_file = cu_malloc(r->sample_cap *
+                                          sizeof *cg->location_file);
+            for (size_t k = 0; k < i; k++)
+                cg->location_file[k] =
+                    pr->function[pr->lines[k].function].filename;
+        }
+        if (cg->location_file)
+            cg->location_file[i] = fl;
+        pr->sample[i] = (pf_sample_t){.loc = i, .value = i * nev, .nloc = 1,
+                                      .nvalue = (uint32_t)nev};
+        pr->sample_loc[i] = (uint32_t)i;
+        memset(pr->sample_value + i * nev, 0, nev * 8);
+        pr->location[i] = (pf_location_t){.id = i + 1, .mapping = m,
+                                          .nline = 1, .line = i};
+        pr->lines[i] = (pf_line_t){.function = f, .line = line};
+        pr->nsample = pr->nsample_loc = pr->nlocation = pr->nlines = i + 1;
+        pr->nsample_value = (i + 1) * nev;
     }
-    return p->line_cost + i * p->nev;
+    return (uint64_t *)(pr->sample_value + i * nev);
+}
+
+/* A call arc: its costs are v[0..nev). */
+static void call_record(cg_reader_t *r, pf_call_t call, const uint64_t *v)
+{
+    pf_callgrind_t *cg = &r->pr->callgrind;
+    size_t nev = r->pr->nsample_type, i = cg->ncall;
+    if (i == r->call_cap) {
+        size_t nc = cu_grown_cap(r->call_cap, i + 1, nev * 8);
+        if (!nc)
+            cu_oom();
+        cg->call = cu_realloc(cg->call, nc * sizeof *cg->call);
+        cg->call_value = cu_realloc(cg->call_value, nc * nev * 8);
+        r->call_cap = nc;
+    }
+    cg->call[i] = call;
+    for (size_t e = 0; e < nev; e++)
+        cg->call_value[i * nev + e] = (int64_t)v[e];
+    cg->ncall = i + 1;
+}
+
+cg_reader_t *cg_reader_new(profile_t *pr, char *const *events, size_t nev)
+{
+    cg_reader_t *r = cu_calloc(1, sizeof *r);
+    r->pr = pr;
+    tuplemap_init(&r->fns);
+    tuplemap_init(&r->locs);
+    tuplemap_init(&r->maps);
+    str_id(r, "");
+    if (nev)
+        set_types(r, events, nev);
+    return r;
+}
+
+void cg_reader_free(cg_reader_t *r)
+{
+    if (!r)
+        return;
+    tuplemap_free(&r->fns);
+    tuplemap_free(&r->locs);
+    tuplemap_free(&r->maps);
+    free(r->fn_sum);
+    free(r);
 }
 
 /* ---- name compression ---- */
@@ -252,7 +335,7 @@ static int resolve(parser_t *ps, int ctx, const char *s, uint32_t *out)
                 cu_grow(&ps->comp_val, &ps->comp_cap, ps->comp.n,
                         sizeof *ps->comp_val);
             if (*rest) {
-                ps->comp_val[i] = intern(&ps->p->names, rest);
+                ps->comp_val[i] = str_id(ps->r, rest);
             } else if (added) {
                 static const char *const what[] = {"file", "function",
                                                    "object"};
@@ -264,7 +347,7 @@ static int resolve(parser_t *ps, int ctx, const char *s, uint32_t *out)
         }
         /* Not a compression prefix, e.g. "(below main)": a literal name. */
     }
-    *out = intern(&ps->p->names, s);
+    *out = str_id(ps->r, s);
     return 0;
 }
 
@@ -277,30 +360,31 @@ static int resolve(parser_t *ps, int ctx, const char *s, uint32_t *out)
  * cut before its "totals:" line. */
 static int end_part(parser_t *ps)
 {
-    cg_profile_t *p = ps->p;
+    profile_t *pr = ps->pr;
     if (ps->part_has_body || ps->have_summary || ps->have_totals) {
-        for (size_t e = 0; e < p->nev; e++) {
+        for (size_t e = 0; e < pr->nsample_type; e++) {
             if (ps->have_totals && ps->ptotals[e] != ps->part_self[e])
                 return fail(ps, "the costs add up to %llu %s but 'totals:' "
                             "says %llu (corrupt file?)",
                             (unsigned long long)ps->part_self[e],
-                            p->events[e],
+                            event_name(pr, e),
                             (unsigned long long)ps->ptotals[e]);
             if (!ps->have_totals && ps->have_summary &&
                 ps->summary[e] != ps->part_self[e])
                 return fail(ps, "no 'totals:' line and the costs add up to "
                             "%llu %s, not the %llu of 'summary:' (truncated "
                             "file?)", (unsigned long long)ps->part_self[e],
-                            p->events[e], (unsigned long long)ps->summary[e]);
+                            event_name(pr, e),
+                            (unsigned long long)ps->summary[e]);
         }
         /* callgrind_annotate's choice: summary:, else totals:, else the
          * sum of the self costs. */
         const uint64_t *t = ps->have_summary  ? ps->summary
                             : ps->have_totals ? ps->ptotals
                                               : ps->part_self;
-        if (add_costs(ps, p->totals, t, "totals of the parts") != 0)
+        if (add_costs(ps, pr->callgrind.totals, t, "totals of the parts") != 0)
             return -1;
-        p->nparts++;
+        pr->callgrind.nparts++;
     }
     ps->part_has_body = ps->have_summary = ps->have_totals = 0;
     memset(ps->summary, 0, sizeof ps->summary);
@@ -312,7 +396,7 @@ static int end_part(parser_t *ps)
 
 static int parse_events(parser_t *ps, const char *s)
 {
-    cg_profile_t *p = ps->p;
+    profile_t *pr = ps->pr;
     size_t n = 0;
     char *names[CG_MAX_EVENTS];
     s = skip_ws(s);
@@ -331,8 +415,8 @@ static int parse_events(parser_t *ps, const char *s)
     if (!n)
         return fail(ps, "empty 'events:' line");
     int rc = 0;
-    if (!p->nev) {
-        /* The first events: line fixes the profile's events. */
+    if (!pr->nsample_type) {
+        /* The first events: line fixes the profile's sample types. */
         for (size_t i = 0; i < n; i++) {
             for (size_t j = 0; j < i; j++)
                 if (strcmp(names[i], names[j]) == 0) {
@@ -340,20 +424,18 @@ static int parse_events(parser_t *ps, const char *s)
                     goto out;
                 }
         }
-        for (size_t i = 0; i < n; i++) {
-            p->events[i] = names[i];
+        set_types(ps->r, names, n);
+        for (size_t i = 0; i < n; i++)
             ps->colmap[i] = (int)i;
-            names[i] = NULL;
-        }
-        p->nev = n;
     } else {
         /* Later parts or files: map their columns by event name. */
         for (size_t i = 0; i < n && !rc; i++) {
-            int e = cg_event_index(p, names[i]);
+            int e = type_index(pr, names[i]);
             if (e < 0)
                 rc = fail(ps, "event '%s' is not among the events of the "
                               "first profile (%s%s)",
-                          names[i], p->events[0], p->nev > 1 ? " ..." : "");
+                          names[i], event_name(pr, 0),
+                          pr->nsample_type > 1 ? " ..." : "");
             for (size_t j = 0; j < i && !rc; j++)
                 if (ps->colmap[j] == e)
                     rc = fail(ps, "event '%s' listed twice", names[i]);
@@ -419,7 +501,7 @@ static int parse_costs(parser_t *ps, const char *s, uint64_t *out)
 static int header_line(parser_t *ps, const char *key, size_t klen,
                        const char *val)
 {
-    cg_profile_t *p = ps->p;
+    pf_callgrind_t *cg = &ps->pr->callgrind;
 #define IS(k) (klen == sizeof(k) - 1 && strncmp(key, k, klen) == 0)
     if (IS("version")) {
         uint64_t v;
@@ -448,15 +530,15 @@ static int header_line(parser_t *ps, const char *key, size_t klen,
             ps->have_totals = 1;
         }
     } else if (IS("cmd")) {
-        if (!p->cmd)
-            p->cmd = cu_strdup(skip_ws(val));
+        if (!cg->cmd)
+            cg->cmd = cu_strdup(skip_ws(val));
     } else if (IS("creator")) {
-        if (!p->creator)
-            p->creator = cu_strdup(skip_ws(val));
+        if (!cg->creator)
+            cg->creator = cu_strdup(skip_ws(val));
     } else if (IS("desc")) {
         const char *d = skip_ws(val);
-        if (!p->deterministic && strncmp(d, "Deterministic:", 14) == 0)
-            p->deterministic = cu_strdup(skip_ws(d + 14));
+        if (!cg->deterministic && strncmp(d, "Deterministic:", 14) == 0)
+            cg->deterministic = cu_strdup(skip_ws(d + 14));
     }
     /* pid:, thread:, other desc:, event: and unknown headers carry nothing
      * we need; the format allows new header keys, so they are not errors. */
@@ -466,9 +548,19 @@ static int header_line(parser_t *ps, const char *key, size_t klen,
 
 /* ---- body lines ---- */
 
+/* The line number of a cost line's positions (0: none). */
+static uint32_t pos_line(const parser_t *ps, const uint64_t *pos)
+{
+    uint64_t line = 0;
+    for (size_t i = 0; i < ps->npos; i++)
+        if (ps->pos_kind[i] == POS_LINE)
+            line = pos[i];
+    return line > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)line;
+}
+
 static int cost_line(parser_t *ps, const char *s)
 {
-    cg_profile_t *p = ps->p;
+    size_t nev = ps->pr->nsample_type;
     uint64_t pos[2] = {0, 0};
     uint64_t cost[CG_MAX_EVENTS];
 
@@ -508,26 +600,23 @@ static int cost_line(parser_t *ps, const char *s)
         return fail(ps, "cost line before any 'fn='");
 
     if (pend == PEND_CALL) {
-        /* The inclusive cost of a call: charged to the caller as "calls
-         * within the function" and to the callee as "received". */
+        /* The inclusive cost of a call: the caller's "calls within the
+         * function", the callee's "received", and the arc's. */
         size_t ci = ps->callee_idx;
-        uint64_t *out = p->fn_out + ps->fn_idx * p->nev;
-        uint64_t *in = p->fn_in + ci * p->nev;
+        uint64_t *out = ps->r->fn_sum + (ps->fn_idx * 3 + 1) * nev;
+        uint64_t *in = ps->r->fn_sum + (ci * 3 + 2) * nev;
         if (add_costs(ps, out, cost, "calls from a function") != 0 ||
             add_costs(ps, in, cost, "calls to a function") != 0)
             return -1;
-        p->fn_called[ci] = 1;
+        call_record(ps->r, (pf_call_t){(uint32_t)ps->fn_idx, (uint32_t)ci,
+                                       pos_line(ps, pos), ps->call_count},
+                    cost);
         return 0;
     }
 
-    uint64_t line = 0;
-    for (size_t i = 0; i < ps->npos; i++)
-        if (ps->pos_kind[i] == POS_LINE)
-            line = pos[i];
-    if (line > UINT32_MAX - 1)
-        line = UINT32_MAX - 1;
-    uint64_t *lc = cg_line_record(p, ps->ob, ps->fl, ps->fn, (uint32_t)line);
-    uint64_t *fc = p->fn_self + ps->fn_idx * p->nev;
+    uint64_t *lc = line_record(ps->r, ps->ob_map, (uint32_t)ps->fn_idx,
+                               pos_line(ps, pos), ps->fl);
+    uint64_t *fc = ps->r->fn_sum + ps->fn_idx * 3 * nev;
     if (add_costs(ps, ps->part_self, cost, "costs") != 0 ||
         add_costs(ps, lc, cost, "costs of a line") != 0 ||
         add_costs(ps, fc, cost, "costs of a function") != 0)
@@ -538,30 +627,31 @@ static int cost_line(parser_t *ps, const char *s)
 static int spec_line(parser_t *ps, const char *key, size_t klen,
                      const char *val)
 {
-    cg_profile_t *p = ps->p;
+    cg_reader_t *r = ps->r;
     uint32_t id;
 #define IS(k) (klen == sizeof(k) - 1 && strncmp(key, k, klen) == 0)
     if (ps->pending == PEND_CALL)
         return fail(ps, "'calls=' must be followed by its cost line");
     /* Records are sized by the number of events, so it must be known. */
-    if (!p->nev)
+    if (!ps->pr->nsample_type)
         return fail(ps, "'%.*s=' before 'events:'", (int)klen, key);
     if (IS("ob")) {
         if (resolve(ps, CTX_OB, val, &ps->ob) < 0)
             return -1;
+        ps->ob_map = map_record(r, ps->ob);
     } else if (IS("fl") || IS("fi") || IS("fe")) {
         if (resolve(ps, CTX_FILE, val, &ps->fl) < 0)
             return -1;
         /* fi=/fe= switch the file of the current function: like
          * callgrind_annotate, costs then go to "inlinefile:function". */
         if (!IS("fl") && ps->fn != CG_NONE)
-            ps->fn_idx = cg_fn_record(p, ps->fl, ps->fn, ps->ob);
+            ps->fn_idx = fn_record(r, ps->fl, ps->fn, ps->ob_map);
     } else if (IS("fn")) {
         if (resolve(ps, CTX_FN, val, &ps->fn) < 0)
             return -1;
         if (ps->fl == CG_NONE)
-            ps->fl = intern(&p->names, "???");
-        ps->fn_idx = cg_fn_record(p, ps->fl, ps->fn, ps->ob);
+            ps->fl = str_id(r, "???");
+        ps->fn_idx = fn_record(r, ps->fl, ps->fn, ps->ob_map);
     } else if (IS("cob")) {
         if (resolve(ps, CTX_OB, val, &id) < 0)
             return -1;
@@ -574,8 +664,8 @@ static int spec_line(parser_t *ps, const char *key, size_t klen,
         /* A callee without cfi= lives in the caller's current file. */
         uint32_t f = ps->cfl != CG_NONE ? ps->cfl : ps->fl;
         if (f == CG_NONE)
-            f = intern(&p->names, "???");
-        ps->callee_idx = cg_fn_record(p, f, id, CG_NONE);
+            f = str_id(r, "???");
+        ps->callee_idx = fn_record(r, f, id, PF_NO_MAPPING);
         ps->cfl = CG_NONE;
     } else if (IS("calls")) {
         uint64_t n;
@@ -584,6 +674,7 @@ static int spec_line(parser_t *ps, const char *key, size_t klen,
             return fail(ps, "malformed 'calls=' count");
         if (ps->callee_idx == SIZE_MAX)
             return fail(ps, "'calls=' without a preceding 'cfn='");
+        ps->call_count = n;
         ps->pending = PEND_CALL;
     } else if (IS("jump") || IS("jcnd")) {
         ps->pending = PEND_JUMP;
@@ -639,24 +730,24 @@ static int do_line(parser_t *ps, char *s, size_t len)
     return fail(ps, "unrecognized line '%s'", snip);
 }
 
-int cg_read_stream(cg_profile_t *p, const char *name, FILE *f, char *err,
+int cg_read_stream(cg_reader_t *r, const char *name, FILE *f, char *err,
                    size_t errlen)
 {
     parser_t ps;
     memset(&ps, 0, sizeof ps);
-    ps.p = p;
+    ps.r = r;
+    ps.pr = r->pr;
     ps.name = name;
     ps.err = err;
     ps.errlen = errlen;
     tuplemap_init(&ps.comp);
     ps.npos = 1;
     ps.pos_kind[0] = POS_LINE;
-    ps.ob = intern(&p->names, "");
+    ps.ob = str_id(r, "");
+    ps.ob_map = map_record(r, ps.ob);
     ps.fl = ps.fn = ps.cfl = CG_NONE;
     ps.fn_idx = ps.callee_idx = SIZE_MAX;
-
-    cu_grow(&p->files, &p->files_cap, p->nfiles + 1, sizeof *p->files);
-    p->files[p->nfiles++] = cu_strdup(name);
+    r->pr->callgrind.nfiles++;
 
     char *line = NULL;
     size_t cap = 0;
@@ -685,14 +776,14 @@ int cg_read_stream(cg_profile_t *p, const char *name, FILE *f, char *err,
     return rc;
 }
 
-int cg_read_file(cg_profile_t *p, const char *path, char *err, size_t errlen)
+int cg_read_file(cg_reader_t *r, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    int rc = cg_read_stream(p, path, f, err, errlen);
+    int rc = cg_read_stream(r, path, f, err, errlen);
     fclose(f);
     return rc;
 }

@@ -1,7 +1,7 @@
 /* The pprof reader: a pprof profile (gzip-compressed or plain
  * profile.proto), as the cycprof tool, Go and RISC Zero write it, decoded
  * into the profile model (profile.h), whose views the commands read
- * (pprof_stacks.h, pprof_costs.h, firefox_profile.h). */
+ * (pprof_stacks.h, profile_costs.h, firefox_profile.h). */
 #ifndef CYCPROF_PPROF_READER_H
 #define CYCPROF_PPROF_READER_H
 

@@ -3,7 +3,7 @@
 #ifndef CYCPROF_REPORT_JSON_H
 #define CYCPROF_REPORT_JSON_H
 
-#include "read/callgrind_reader.h"
+#include "model/cost_tables.h"
 #include "analyse/cost_rank.h"
 #include "write/json_out.h"
 #include "model/stack_profile.h"

@@ -84,6 +84,17 @@ cyc_rows "$T/cgt.out-01" "$T/cgt.out-02" | sort >b.txt
 if cmp -s a.txt b.txt; then ok "report-merge-two-files ($(wc -l <a.txt) rows)"
 else bad report-merge-two-files "$(diff a.txt b.txt | head -3 | tr '\n' ' ')"; fi
 
+# fl= without a new fn=: the cost lines after it are lines of that file,
+# and costs of the function the last fn= named (as callgrind_annotate
+# counts them).
+printf 'events: Ir\nfl=a.c\nfn=f\n1 5\nfl=b.c\n2 7\n' >flswitch.cg
+if "$CYC" report --show-percs=no --by=line flswitch.cg | grep -qE '^ *7  b\.c:2 f$' &&
+    "$CYC" report --show-percs=no flswitch.cg | grep -qE '^ *12  a\.c:f$'; then
+    ok report-fl-without-fn
+else
+    bad report-fl-without-fn "$("$CYC" report --show-percs=no --by=line flswitch.cg | tail -n 3 | tr '\n' ' ')"
+fi
+
 # --by=file|line|object: the rows add up to the total (totals = costs).
 total=$("$CYC" report "$T/cg.out" | sed -n 's/^Total Instructions\.\.\.//p' | tr -d ,)
 for by in function file line object; do

@@ -1,9 +1,9 @@
-/* See pprof_costs.h: a view of the profile model (profile.h). Everything
- * the file says is checked before it is used (string indices, location,
- * function and mapping ids), since protobuf-c only checks the wire
- * format. */
+/* See profile_costs.h: a view of the profile model (profile.h). Everything
+ * a pprof file says is checked before it is used (string indices,
+ * location, function and mapping ids), since protobuf-c only checks the
+ * wire format; the callgrind reader has checked what it fills. */
 #define _POSIX_C_SOURCE 200809L
-#include "read/pprof_costs.h"
+#include "read/profile_costs.h"
 #include "util/cmdutil.h"
 #include "model/profile.h"
 #include "read/pprof_reader.h"
@@ -41,29 +41,38 @@ typedef struct reader {
     size_t stamp_cap;
     uint64_t nframes;
     uint32_t unknown_file, unknown_ob;
+    int callgrind;                /* pr was read from callgrind files */
+    int moved;                    /* pr's strings are p->names */
+    size_t *fn_record;            /* callgrind: per function, its record */
 } reader_t;
+
+/* String i of the profile, and its id in p->names: the profile's own id
+ * when its strings were moved there (pc_add_taking). */
+static const char *text(const reader_t *r, uint32_t i)
+{
+    return r->moved ? r->p->names.str[r->pr->string[i]] : pf_str(r->pr, i);
+}
 
 static uint32_t str_id(reader_t *r, uint32_t i)
 {
-    return intern(&r->p->names, pf_str(r->pr, i));
+    return r->moved ? r->pr->string[i] : intern(&r->p->names, pf_str(r->pr, i));
 }
 
-/* Laid out as RISC Zero's profiler writes it (pprof_costs.h). */
-static int is_risc0(const profile_t *pr)
+/* Laid out as RISC Zero's profiler writes it (profile_costs.h). */
+static int is_risc0(const reader_t *r)
 {
+    const profile_t *pr = r->pr;
     if (pr->nsample_type != 1 || pr->nmapping > 1)
         return 0;
-    const char *t = pf_str(pr, pr->sample_type[0].type);
-    const char *u = pf_str(pr, pr->sample_type[0].unit);
+    const char *t = text(r, pr->sample_type[0].type);
+    const char *u = text(r, pr->sample_type[0].unit);
     return strcmp(t, "cycles") == 0 && strcmp(u, "count") == 0;
 }
 
-/* Sample types: which are counts, which comes first, the events they map
- * to (set from the first profile, matched by name in later ones). */
-static int read_types(reader_t *r)
+/* A pprof profile's sample types: which are counts, which comes first. */
+static int pprof_types(reader_t *r)
 {
     const profile_t *pr = r->pr;
-    cg_profile_t *p = r->p;
     size_t nt = pr->nsample_type;
     if (nt == 0)
         return cu_fail_named(r->err, r->errlen, r->name, "the profile has no sample "
@@ -115,10 +124,28 @@ static int read_types(reader_t *r)
         r->type_of[r->ncol++] = t;
     }
     free(neg);
+    return 0;
+}
+
+/* Sample types: the events they map to (set from the first profile,
+ * matched by name in later ones). A callgrind profile's are all counts,
+ * in their order. */
+static int read_types(reader_t *r)
+{
+    const profile_t *pr = r->pr;
+    cg_profile_t *p = r->p;
+    if (!r->callgrind) {
+        if (pprof_types(r) < 0)
+            return -1;
+    } else {
+        r->ncol = pr->nsample_type;
+        for (size_t k = 0; k < r->ncol; k++)
+            r->type_of[k] = k;
+    }
 
     const char *names[CG_MAX_EVENTS];
     for (size_t k = 0; k < r->ncol; k++) {
-        names[k] = pf_str(pr, pr->sample_type[r->type_of[k]].type);
+        names[k] = text(r, pr->sample_type[r->type_of[k]].type);
         if (!*names[k])
             return cu_fail_named(r->err, r->errlen, r->name, "sample type %zu has no "
                         "name", r->type_of[k]);
@@ -155,13 +182,17 @@ static int read_tables(reader_t *r)
     unsigned has = 0;
     r->fn_name = cu_calloc(pr->nfunction + 1, sizeof *r->fn_name);
     r->fn_file = cu_calloc(pr->nfunction + 1, sizeof *r->fn_file);
-    for (size_t i = 0; i < pr->nfunction; i++) {
+    for (size_t i = 0; i < pr->nfunction && r->callgrind; i++) {
+        r->fn_name[i] = str_id(r, pr->function[i].name);
+        r->fn_file[i] = str_id(r, pr->function[i].filename);
+    }
+    for (size_t i = 0; i < pr->nfunction && !r->callgrind; i++) {
         const pf_function_t *f = &pr->function[i];
-        const char *s = pf_str(pr, f->name);
+        const char *s = text(r, f->name);
         if (!*s)
-            s = pf_str(pr, f->system_name);
+            s = text(r, f->system_name);
         r->fn_name[i] = intern(&r->p->names, *s ? s : "??");
-        if (*pf_str(pr, f->filename)) {
+        if (*text(r, f->filename)) {
             r->fn_file[i] = str_id(r, f->filename);
             has |= CG_LACKS_FILE;
         } else {
@@ -171,7 +202,7 @@ static int read_tables(reader_t *r)
     r->map_ob = cu_calloc(pr->nmapping + 1, sizeof *r->map_ob);
     for (size_t i = 0; i < pr->nmapping; i++) {
         r->map_ob[i] = str_id(r, pr->mapping[i].filename);
-        if (*pf_str(pr, pr->mapping[i].filename))
+        if (*text(r, pr->mapping[i].filename))
             has |= CG_LACKS_OBJECT;
     }
     r->loc_ob = cu_calloc(pr->nlocation + 1, sizeof *r->loc_ob);
@@ -190,7 +221,8 @@ static int read_tables(reader_t *r)
             r->loc_addr[i] = intern(&r->p->names, buf);
         }
     }
-    r->p->lacks |= (CG_LACKS_FILE | CG_LACKS_LINE | CG_LACKS_OBJECT) & ~has;
+    if (!r->callgrind)
+        r->p->lacks |= (CG_LACKS_FILE | CG_LACKS_LINE | CG_LACKS_OBJECT) & ~has;
     return 0;
 }
 
@@ -239,6 +271,21 @@ static int add_inclusive(reader_t *r, frame_t f, uint64_t sample,
     return add(r, p->fn_in + fi * p->nev, v);
 }
 
+/* Self: a sample's values v go to its leaf frame, whose function is
+ * record fi, its line in source file line_file (the frame's file but for
+ * callgrind's fl= without fn=). */
+static int add_self(reader_t *r, frame_t leaf, size_t fi, uint32_t line_file,
+                    const uint64_t *v)
+{
+    cg_profile_t *p = r->p;
+    int rc;
+    if ((rc = add(r, cg_line_record(p, leaf.ob, line_file, leaf.fn,
+                                    leaf.line), v)) < 0 ||
+        (rc = add(r, p->fn_self + fi * p->nev, v)) < 0)
+        return rc;
+    return 0;
+}
+
 static int read_sample(reader_t *r, size_t si)
 {
     const profile_t *pr = r->pr;
@@ -267,10 +314,8 @@ static int read_sample(reader_t *r, size_t si)
                     r->unknown_ob, 0};
     if (s->nloc)
         leaf = frame_of(r, li[0], 0);
-    size_t fi = cg_fn_record(p, leaf.fl, leaf.fn, leaf.ob);
-    if ((rc = add(r, cg_line_record(p, leaf.ob, leaf.fl, leaf.fn, leaf.line),
-                  v)) < 0 ||
-        (rc = add(r, p->fn_self + fi * p->nev, v)) < 0)
+    if ((rc = add_self(r, leaf, cg_fn_record(p, leaf.fl, leaf.fn, leaf.ob),
+                       leaf.fl, v)) < 0)
         return rc;
 
     if (!s->nloc)
@@ -287,28 +332,20 @@ static int read_sample(reader_t *r, size_t si)
     return rc;
 }
 
-/* Reads the profile pr into p. */
-static int read_profile(cg_profile_t *p, const char *name, const profile_t *pr,
-                        char *err, size_t errlen)
+/* The rest of a pprof profile: its comments, then its samples. */
+static int add_pprof(reader_t *r)
 {
-    reader_t r;
-    memset(&r, 0, sizeof r);
-    r.p = p;
-    r.name = name;
-    r.err = err;
-    r.errlen = errlen;
-    r.pr = pr;
-    r.unknown_file = intern(&p->names, "???");
-    r.unknown_ob = intern(&p->names, "");
-
-    cu_grow(&p->files, &p->files_cap, p->nfiles + 1, sizeof *p->files);
-    p->files[p->nfiles++] = cu_strdup(name);
+    cg_profile_t *p = r->p;
+    const profile_t *pr = r->pr;
+    r->unknown_file = intern(&p->names, "???");
+    r->unknown_ob = intern(&p->names, "");
+    p->nfiles++;
     p->npprof++;
 
-    int rc = read_types(&r);
+    int rc = read_types(r);
     if (!rc)
-        rc = read_tables(&r);
-    if (!rc && is_risc0(pr))
+        rc = read_tables(r);
+    if (!rc && is_risc0(r))
         p->nrisc0++;
     p->by_name = p->nrisc0 == p->nfiles;
     /* cycprof puts the profiled command in the first comment, and its
@@ -318,53 +355,164 @@ static int read_profile(cg_profile_t *p, const char *name, const profile_t *pr,
     for (size_t c = 0; !rc && c < pr->ncomment; c++) {
         if (pr->comment[c] == 0 || pr->comment[c] == PF_BAD_STR)
             continue;
-        const char *text = pf_str(pr, pr->comment[c]);
+        const char *t = text(r, pr->comment[c]);
         if (c == 0 && !p->cmd)
-            p->cmd = cu_strdup(text);
+            p->cmd = cu_strdup(t);
         else if (!p->deterministic &&
-                 strncmp(text, mode_prefix, sizeof mode_prefix - 1) == 0)
-            p->deterministic = cu_strdup(text + sizeof mode_prefix - 1);
-        else if (strncmp(text, zk_prefix, sizeof zk_prefix - 1) == 0) {
+                 strncmp(t, mode_prefix, sizeof mode_prefix - 1) == 0)
+            p->deterministic = cu_strdup(t + sizeof mode_prefix - 1);
+        else if (strncmp(t, zk_prefix, sizeof zk_prefix - 1) == 0) {
             cu_grow(&p->zk_table, &p->zk_table_cap, p->zk_table_lines + 1,
                     sizeof *p->zk_table);
-            p->zk_table[p->zk_table_lines++] = cu_strdup(text + sizeof zk_prefix - 1);
+            p->zk_table[p->zk_table_lines++] = cu_strdup(t + sizeof zk_prefix - 1);
         }
     }
     for (size_t si = 0; !rc && si < pr->nsample; si++)
-        rc = read_sample(&r, si);
+        rc = read_sample(r, si);
     if (!rc)
         p->nparts++;
+    return rc;
+}
 
+/* values[first..] of a callgrind profile, one per sample type, as the
+ * events of p. */
+static void callgrind_values(const reader_t *r, const int64_t *values,
+                             size_t first, uint64_t *v)
+{
+    memset(v, 0, sizeof(uint64_t) * CG_MAX_EVENTS);
+    for (size_t k = 0; k < r->ncol; k++)
+        v[r->col[k]] = pf_count(values, first + r->type_of[k]);
+}
+
+/* The rest of a callgrind profile: its functions in order, with their
+ * objects; its call arcs (then freed if the caller gave pr up, as taken:
+ * the rows of its samples need the room); its samples; its totals. */
+static int add_callgrind(reader_t *r, profile_t *taken)
+{
+    cg_profile_t *p = r->p;
+    const profile_t *pr = r->pr;
+    const pf_callgrind_t *cg = &pr->callgrind;
+    uint64_t v[CG_MAX_EVENTS];
+    p->nfiles += cg->nfiles;
+
+    int rc = read_types(r);
+    if (!rc)
+        rc = read_tables(r);
+    if (rc)
+        return rc;
+    if (!p->cmd && cg->cmd)
+        p->cmd = cu_strdup(cg->cmd);
+    if (!p->creator && cg->creator)
+        p->creator = cu_strdup(cg->creator);
+    if (!p->deterministic && cg->deterministic)
+        p->deterministic = cu_strdup(cg->deterministic);
+
+    r->fn_record = cu_calloc(pr->nfunction + 1, sizeof *r->fn_record);
+    for (size_t i = 0; i < pr->nfunction; i++) {
+        uint32_t m = cg->function_object[i];
+        r->fn_record[i] = cg_fn_record(p, r->fn_file[i], r->fn_name[i],
+                                       m == PF_NO_MAPPING ? CG_NONE
+                                                          : r->map_ob[m]);
+    }
+    for (size_t ci = 0; !rc && ci < cg->ncall; ci++) {
+        size_t from = r->fn_record[cg->call[ci].caller];
+        size_t to = r->fn_record[cg->call[ci].callee];
+        callgrind_values(r, cg->call_value, ci * pr->nsample_type, v);
+        if ((rc = add(r, p->fn_out + from * p->nev, v)) < 0 ||
+            (rc = add(r, p->fn_in + to * p->nev, v)) < 0)
+            break;
+        p->fn_called[to] = 1;
+    }
+    if (taken) {
+        free(taken->callgrind.call);
+        free(taken->callgrind.call_value);
+        taken->callgrind.call = NULL;
+        taken->callgrind.call_value = NULL;
+        taken->callgrind.ncall = 0;
+    }
+    for (size_t si = 0; !rc && si < pr->nsample; si++) {
+        const pf_sample_t *s = &pr->sample[si];
+        size_t li = pr->sample_loc[s->loc];
+        frame_t leaf = frame_of(r, li, 0);
+        size_t fi = r->fn_record[pr->lines[pr->location[li].line].function];
+        callgrind_values(r, pr->sample_value, s->value, v);
+        rc = add_self(r, leaf, fi,
+                      cg->location_file ? str_id(r, cg->location_file[li])
+                                        : leaf.fl, v);
+    }
+    if (!rc) {
+        memset(v, 0, sizeof v);
+        for (size_t k = 0; k < r->ncol; k++)
+            v[r->col[k]] = cg->totals[r->type_of[k]];
+        rc = add(r, p->totals, v);
+    }
+    if (!rc)
+        p->nparts += cg->nparts;
+    return rc;
+}
+
+/* taken: pr itself, when pc_add_taking's caller gave it up. */
+static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
+                       profile_t *taken, int moved, char *err, size_t errlen)
+{
+    reader_t r;
+    memset(&r, 0, sizeof r);
+    r.p = p;
+    r.name = name;
+    r.err = err;
+    r.errlen = errlen;
+    r.pr = pr;
+    r.callgrind = pr->callgrind.nfiles > 0;
+    r.moved = moved;
+    int rc = r.callgrind ? add_callgrind(&r, taken) : add_pprof(&r);
     free(r.fn_name);
     free(r.fn_file);
     free(r.map_ob);
     free(r.loc_ob);
     free(r.loc_addr);
     free(r.stamp);
+    free(r.fn_record);
     return rc;
 }
 
-int pprof_costs_read(cg_profile_t *p, const char *path, char *err,
-                     size_t errlen)
+int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
+           char *err, size_t errlen)
+{
+    return add_profile(p, name, pr, NULL, 0, err, errlen);
+}
+
+int pc_add_taking(cg_profile_t *p, const char *name, profile_t *pr,
+                  char *err, size_t errlen)
+{
+    if (p->names.n || pf_check_tables(pr, err, errlen) < 0)
+        return add_profile(p, name, pr, pr, 0, err, errlen);
+    /* Nothing in p yet: its names are the profile's strings. */
+    intern_free(&p->names);
+    p->names = pr->strings;
+    intern_init(&pr->strings);
+    return add_profile(p, name, pr, pr, 1, err, errlen);
+}
+
+int pc_add_pprof(cg_profile_t *p, const char *path, char *err, size_t errlen)
 {
     profile_t pr;
     pf_init(&pr);
     int rc = pprof_load_file(&pr, path, err, errlen);
     if (rc == 0)
-        rc = read_profile(p, path, &pr, err, errlen);
+        rc = pc_add_taking(p, path, &pr, err, errlen);
     pf_free(&pr);
     return rc;
 }
 
-int pprof_costs_read_mem(cg_profile_t *p, const char *name,
-                         const unsigned char *buf, size_t len, char *err,
-                         size_t errlen)
+int pc_add_pprof_mem(cg_profile_t *p, const char *name,
+                     const unsigned char *buf, size_t len, char *err,
+                     size_t errlen)
 {
     profile_t pr;
     pf_init(&pr);
     int rc = pprof_load_mem(&pr, name, buf, len, err, errlen);
     if (rc == 0)
-        rc = read_profile(p, name, &pr, err, errlen);
+        rc = pc_add_taking(p, name, &pr, err, errlen);
     pf_free(&pr);
     return rc;
 }
