@@ -224,6 +224,7 @@ static int report_functions(const opts_t *o)
     rank_t r;
     memset(&r, 0, sizeof r);
 
+    p.functions_only = o->by == BY_FUNCTION;
     if (rc_load("report", &p, o->files, o->nfiles) < 0)
         goto out;
     if (rc_check_by("report", &p, o->by) < 0)

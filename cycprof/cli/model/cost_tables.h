@@ -28,7 +28,10 @@ typedef struct cg_profile {
     size_t nfiles;                 /* data files added */
     size_t nparts;
 
-    /* Self cost per (object, file, function, line). */
+    /* Self cost per (object, file, function, line), unless the command
+     * set functions_only before adding profiles: its rows are functions,
+     * which need none of these, and they are most of the tables. */
+    int functions_only;
     tuplemap_t lines;
     uint64_t *line_cost;           /* lines.n * nev */
     size_t line_cost_cap;

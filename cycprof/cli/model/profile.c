@@ -36,8 +36,9 @@ void pf_free(profile_t *p)
     free(p->callgrind.deterministic);
     free(p->callgrind.function_object);
     free(p->callgrind.location_file);
-    free(p->callgrind.call);
-    free(p->callgrind.call_value);
+    free(p->callgrind.calls_out);
+    free(p->callgrind.calls_in);
+    free(p->callgrind.called);
     memset(p, 0, sizeof *p);
 }
 

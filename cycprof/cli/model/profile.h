@@ -33,17 +33,21 @@
  *     mapping the object (ob=) and its one line the function and line
  *     number (in the function's file but for callgrind.location_file);
  *     samples, locations and lines share their index, in the order the
- *     file first gives each a cost (a cost line of zeros included);
+ *     file first gives each a cost (a cost line of zeros included); a
+ *     reader told that the command's rows are functions
+ *     (cg_reader_functions_only) keeps one per (object, function), line 0
+ *     in the function's file;
  *   - functions: one per "file:function" as callgrind_annotate keys them
  *     (fn= in the file of fl=, fi= or fe=; name and system name both the
  *     fn= name), in the order the file first names each (fn=, cfn=, or a
  *     fi=/fe= switch in a function), and mappings one per object;
- *   - what profile.proto has no field for is in `callgrind` below: the
- *     call arcs with their inclusive costs, the totals, the parts, the
- *     command, creator and deterministic mode, the object of each
- *     function.
+ *   - what profile.proto has no field for is in `callgrind` below: each
+ *     function's calls out and in (the inclusive costs of its call arcs,
+ *     summed), the totals, the parts, the command, creator and
+ *     deterministic mode, the object of each function.
  * Its costs are counts up to 2^64-1: the values of such a profile (samples'
- * and calls') are uint64_t kept in the int64_t arrays, read by pf_count.
+ * and its functions' calls) are uint64_t kept in the int64_t arrays, read
+ * by pf_count.
  *
  * Records refer to each other by their position in their array, resolved
  * from the file's ids when it is read; a mapping, function or location
@@ -80,8 +84,11 @@ typedef struct pf_label {
     uint32_t num_unit;          /* string */
 } pf_label_t;
 
+/* Indices and counts are 32 bits (the readers refuse more entries as out
+ * of memory): a profile holds hundreds of thousands of samples and
+ * locations, and the model is the most of a command's memory. */
 typedef struct pf_sample {
-    size_t loc, value, label;   /* its first entries in sample_loc,
+    uint32_t loc, value, label; /* its first entries in sample_loc,
                                  * sample_value, sample_label */
     uint32_t nloc, nvalue, nlabel;
 } pf_sample_t;
@@ -95,7 +102,7 @@ typedef struct pf_location {
     uint64_t id, address;
     uint32_t mapping;           /* index in mapping, or PF_NO_MAPPING */
     uint32_t nline;
-    size_t line;                /* its first line in lines, innermost */
+    uint32_t line;              /* its first line in lines, innermost */
     int is_folded;
 } pf_location_t;
 
@@ -111,15 +118,6 @@ typedef struct pf_mapping {
     unsigned has_functions : 1, has_filenames : 1, has_line_numbers : 1,
         has_inline_frames : 1;
 } pf_mapping_t;
-
-/* A call arc of a callgrind-format file (calls= and the cost line after
- * it): the calls from function caller (as fn= and fi=/fe= name it) at a
- * line of it to function callee. */
-typedef struct pf_call {
-    uint32_t caller, callee;    /* indices in function */
-    uint32_t line;              /* of the call in the caller; 0: unknown */
-    uint64_t count;             /* calls= */
-} pf_call_t;
 
 /* What callgrind-format files have and profile.proto has not; all zero in
  * a profile read from pprof. */
@@ -141,12 +139,14 @@ typedef struct pf_callgrind {
      * in that file, and in the function the last fn= (fi=, fe=) named, as
      * callgrind_annotate counts it. */
     uint32_t *location_file;
-    /* Call arcs, one per calls= of the files, in file order, each with
-     * one value per sample type in call_value: the inclusive cost of the
-     * calls. */
-    pf_call_t *call;
-    int64_t *call_value;
-    size_t ncall;
+    /* Per function, one value per sample type each: the inclusive cost
+     * of the calls it makes (calls_out) and of the calls it receives
+     * (calls_in), summed over the call arcs of the files (calls= and the
+     * cost line after it). called[i] is 1 when some arc goes to function
+     * i. The arcs themselves (line of the call, calls= count) are not
+     * kept: no view reads them, and they are most of a callgrind file. */
+    int64_t *calls_out, *calls_in;
+    unsigned char *called;
 } pf_callgrind_t;
 
 typedef struct profile {

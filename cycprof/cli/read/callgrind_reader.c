@@ -19,11 +19,12 @@ struct cg_reader {
     tuplemap_t fns;          /* (file, name) -> function */
     tuplemap_t locs;         /* (mapping, function, line) -> sample */
     tuplemap_t maps;         /* (object name) -> mapping */
-    /* Per function, nev each: its self cost, the calls it makes, the
-     * calls it receives; summed as they are read, so that a sum past
-     * 2^64-1 is refused at the line where it happens. */
-    uint64_t *fn_sum;
-    size_t fn_cap, string_cap, mapping_cap, sample_cap, call_cap;
+    /* Per function, nev each: its self cost, summed as it is read (as
+     * the model's calls_out and calls_in are), so that a sum past 2^64-1
+     * is refused at the line where it happens. */
+    uint64_t *fn_self;
+    size_t fn_cap, string_cap, mapping_cap, sample_cap;
+    int functions_only;      /* cg_reader_functions_only */
 };
 
 /* Name compression contexts: "(id) name" defines, "(id)" refers back.
@@ -57,7 +58,6 @@ typedef struct parser {
     size_t fn_idx;          /* function (fl, fn) or SIZE_MAX */
     uint32_t cfl;           /* file from cfi=/cfl= awaiting a cfn= */
     size_t callee_idx;      /* function of the last cfn=, or SIZE_MAX */
-    uint64_t call_count;    /* of the last calls= */
     int pending;            /* 0, or which kind of line must follow */
 
     int part_has_body;
@@ -198,6 +198,7 @@ static uint32_t map_record(cg_reader_t *r, uint32_t ob)
 static size_t fn_record(cg_reader_t *r, uint32_t fl, uint32_t fn, uint32_t m)
 {
     profile_t *pr = r->pr;
+    pf_callgrind_t *cg = &pr->callgrind;
     size_t nev = pr->nsample_type;
     int added;
     size_t i = tuplemap_get(&r->fns, fl, fn, 0, 0, &added);
@@ -207,19 +208,24 @@ static size_t fn_record(cg_reader_t *r, uint32_t fl, uint32_t fn, uint32_t m)
             if (!nc)
                 cu_oom();
             pr->function = cu_realloc(pr->function, nc * sizeof *pr->function);
-            pr->callgrind.function_object = cu_realloc(
-                pr->callgrind.function_object,
-                nc * sizeof *pr->callgrind.function_object);
-            r->fn_sum = cu_realloc(r->fn_sum, nc * nev * 24);
+            cg->function_object = cu_realloc(
+                cg->function_object, nc * sizeof *cg->function_object);
+            cg->calls_out = cu_realloc(cg->calls_out, nc * nev * 8);
+            cg->calls_in = cu_realloc(cg->calls_in, nc * nev * 8);
+            cg->called = cu_realloc(cg->called, nc);
+            r->fn_self = cu_realloc(r->fn_self, nc * nev * 8);
             r->fn_cap = nc;
         }
         pr->function[i] = (pf_function_t){.id = i + 1, .name = fn,
                                           .system_name = fn, .filename = fl};
-        pr->callgrind.function_object[i] = m;
-        memset(r->fn_sum + i * nev * 3, 0, nev * 24);
+        cg->function_object[i] = m;
+        memset(cg->calls_out + i * nev, 0, nev * 8);
+        memset(cg->calls_in + i * nev, 0, nev * 8);
+        cg->called[i] = 0;
+        memset(r->fn_self + i * nev, 0, nev * 8);
         pr->nfunction = i + 1;
-    } else if (pr->callgrind.function_object[i] == PF_NO_MAPPING) {
-        pr->callgrind.function_object[i] = m;
+    } else if (cg->function_object[i] == PF_NO_MAPPING) {
+        cg->function_object[i] = m;
     }
     return i;
 }
@@ -237,8 +243,8 @@ static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
     if (added) {
         if (r->locs.n > r->sample_cap) {
             size_t nc = cu_grown_cap(r->sample_cap, r->locs.n, nev * 8);
-            if (!nc)
-                cu_oom();
+            if (!nc || nc > UINT32_MAX / (nev + 1))
+                cu_oom();   /* the model's indices are 32 bits */
             pr->sample = cu_realloc(pr->sample, nc * sizeof *pr->sample);
             pr->sample_loc = cu_realloc(pr->sample_loc,
                                         nc * sizeof *pr->sample_loc);
@@ -260,36 +266,18 @@ static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
         }
         if (cg->location_file)
             cg->location_file[i] = fl;
-        pr->sample[i] = (pf_sample_t){.loc = i, .value = i * nev, .nloc = 1,
-                                      .nvalue = (uint32_t)nev};
+        pr->sample[i] = (pf_sample_t){.loc = (uint32_t)i,
+                                      .value = (uint32_t)(i * nev),
+                                      .nloc = 1, .nvalue = (uint32_t)nev};
         pr->sample_loc[i] = (uint32_t)i;
         memset(pr->sample_value + i * nev, 0, nev * 8);
         pr->location[i] = (pf_location_t){.id = i + 1, .mapping = m,
-                                          .nline = 1, .line = i};
+                                          .nline = 1, .line = (uint32_t)i};
         pr->lines[i] = (pf_line_t){.function = f, .line = line};
         pr->nsample = pr->nsample_loc = pr->nlocation = pr->nlines = i + 1;
         pr->nsample_value = (i + 1) * nev;
     }
     return (uint64_t *)(pr->sample_value + i * nev);
-}
-
-/* A call arc: its costs are v[0..nev). */
-static void call_record(cg_reader_t *r, pf_call_t call, const uint64_t *v)
-{
-    pf_callgrind_t *cg = &r->pr->callgrind;
-    size_t nev = r->pr->nsample_type, i = cg->ncall;
-    if (i == r->call_cap) {
-        size_t nc = cu_grown_cap(r->call_cap, i + 1, nev * 8);
-        if (!nc)
-            cu_oom();
-        cg->call = cu_realloc(cg->call, nc * sizeof *cg->call);
-        cg->call_value = cu_realloc(cg->call_value, nc * nev * 8);
-        r->call_cap = nc;
-    }
-    cg->call[i] = call;
-    for (size_t e = 0; e < nev; e++)
-        cg->call_value[i * nev + e] = (int64_t)v[e];
-    cg->ncall = i + 1;
 }
 
 cg_reader_t *cg_reader_new(profile_t *pr, char *const *events, size_t nev)
@@ -305,6 +293,11 @@ cg_reader_t *cg_reader_new(profile_t *pr, char *const *events, size_t nev)
     return r;
 }
 
+void cg_reader_functions_only(cg_reader_t *r)
+{
+    r->functions_only = 1;
+}
+
 void cg_reader_free(cg_reader_t *r)
 {
     if (!r)
@@ -312,7 +305,7 @@ void cg_reader_free(cg_reader_t *r)
     tuplemap_free(&r->fns);
     tuplemap_free(&r->locs);
     tuplemap_free(&r->maps);
-    free(r->fn_sum);
+    free(r->fn_self);
     free(r);
 }
 
@@ -601,22 +594,29 @@ static int cost_line(parser_t *ps, const char *s)
 
     if (pend == PEND_CALL) {
         /* The inclusive cost of a call: the caller's "calls within the
-         * function", the callee's "received", and the arc's. */
+         * function" and the callee's "received". */
+        pf_callgrind_t *cg = &ps->pr->callgrind;
         size_t ci = ps->callee_idx;
-        uint64_t *out = ps->r->fn_sum + (ps->fn_idx * 3 + 1) * nev;
-        uint64_t *in = ps->r->fn_sum + (ci * 3 + 2) * nev;
+        uint64_t *out = (uint64_t *)(cg->calls_out + ps->fn_idx * nev);
+        uint64_t *in = (uint64_t *)(cg->calls_in + ci * nev);
         if (add_costs(ps, out, cost, "calls from a function") != 0 ||
             add_costs(ps, in, cost, "calls to a function") != 0)
             return -1;
-        call_record(ps->r, (pf_call_t){(uint32_t)ps->fn_idx, (uint32_t)ci,
-                                       pos_line(ps, pos), ps->call_count},
-                    cost);
+        cg->called[ci] = 1;
         return 0;
     }
 
+    uint64_t *fc = ps->r->fn_self + ps->fn_idx * nev;
+    if (ps->r->functions_only) {
+        /* The function's one location sums no more than fc does. */
+        uint64_t *lc = line_record(ps->r, ps->ob_map, (uint32_t)ps->fn_idx,
+                                   0, ps->pr->function[ps->fn_idx].filename);
+        return add_costs(ps, ps->part_self, cost, "costs") != 0 ||
+               add_costs(ps, fc, cost, "costs of a function") != 0 ||
+               add_costs(ps, lc, cost, "costs of a function") != 0 ? -1 : 0;
+    }
     uint64_t *lc = line_record(ps->r, ps->ob_map, (uint32_t)ps->fn_idx,
                                pos_line(ps, pos), ps->fl);
-    uint64_t *fc = ps->r->fn_sum + ps->fn_idx * 3 * nev;
     if (add_costs(ps, ps->part_self, cost, "costs") != 0 ||
         add_costs(ps, lc, cost, "costs of a line") != 0 ||
         add_costs(ps, fc, cost, "costs of a function") != 0)
@@ -674,8 +674,7 @@ static int spec_line(parser_t *ps, const char *key, size_t klen,
             return fail(ps, "malformed 'calls=' count");
         if (ps->callee_idx == SIZE_MAX)
             return fail(ps, "'calls=' without a preceding 'cfn='");
-        ps->call_count = n;
-        ps->pending = PEND_CALL;
+        ps->pending = PEND_CALL;   /* the count is checked, not kept */
     } else if (IS("jump") || IS("jcnd")) {
         ps->pending = PEND_JUMP;
     } else if (IS("jfi")) {

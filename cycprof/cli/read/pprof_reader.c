@@ -243,7 +243,7 @@ static void convert_tables(loader_t *ld, const Perftools__Profiles__Profile *pr)
     }
     size_t nlines = 0;
     for (size_t i = 0; i < pr->n_location; i++)
-        nlines += count32(pr->location[i]->n_line);
+        nlines = count32(nlines + count32(pr->location[i]->n_line));
     p->nlocation = count32(pr->n_location);
     p->location = cu_calloc(p->nlocation + 1, sizeof *p->location);
     p->lines = cu_calloc(nlines + 1, sizeof *p->lines);
@@ -251,7 +251,8 @@ static void convert_tables(loader_t *ld, const Perftools__Profiles__Profile *pr)
         const Perftools__Profiles__Location *l = pr->location[i];
         pf_location_t *d = &p->location[i];
         *d = (pf_location_t){l->id, l->address, PF_NO_MAPPING,
-                             (uint32_t)l->n_line, p->nlines, l->is_folded != 0};
+                             (uint32_t)l->n_line, (uint32_t)p->nlines,
+                             l->is_folded != 0};
         if (add_id(&ld->locs, l->id) < 0)
             table_problem(ld, "location: id 0 or a duplicate id");
         if (l->mapping_id) {
@@ -283,9 +284,13 @@ static void convert_sample(loader_t *ld, const Perftools__Profiles__Sample *s)
     pf_sample_t *d;
     cu_grow(&p->sample, &ld->sample_cap, p->nsample + 1, sizeof *p->sample);
     d = &p->sample[p->nsample++];
-    *d = (pf_sample_t){p->nsample_loc, p->nsample_value, p->nsample_label,
-                       count32(s->n_location_id), count32(s->n_value),
-                       count32(s->n_label)};
+    *d = (pf_sample_t){count32(p->nsample_loc), count32(p->nsample_value),
+                       count32(p->nsample_label), count32(s->n_location_id),
+                       count32(s->n_value), count32(s->n_label)};
+    /* The entries after this sample's are indices too. */
+    count32(p->nsample_loc + d->nloc);
+    count32(p->nsample_value + d->nvalue);
+    count32(p->nsample_label + d->nlabel);
     cu_grow(&p->sample_loc, &ld->loc_cap, p->nsample_loc + d->nloc,
             sizeof *p->sample_loc);
     for (size_t k = 0; k < s->n_location_id; k++) {

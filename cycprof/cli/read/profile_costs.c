@@ -279,11 +279,11 @@ static int add_self(reader_t *r, frame_t leaf, size_t fi, uint32_t line_file,
 {
     cg_profile_t *p = r->p;
     int rc;
-    if ((rc = add(r, cg_line_record(p, leaf.ob, line_file, leaf.fn,
-                                    leaf.line), v)) < 0 ||
-        (rc = add(r, p->fn_self + fi * p->nev, v)) < 0)
+    if (!p->functions_only &&
+        (rc = add(r, cg_line_record(p, leaf.ob, line_file, leaf.fn,
+                                    leaf.line), v)) < 0)
         return rc;
-    return 0;
+    return add(r, p->fn_self + fi * p->nev, v);
 }
 
 static int read_sample(reader_t *r, size_t si)
@@ -385,9 +385,8 @@ static void callgrind_values(const reader_t *r, const int64_t *values,
 }
 
 /* The rest of a callgrind profile: its functions in order, with their
- * objects; its call arcs (then freed if the caller gave pr up, as taken:
- * the rows of its samples need the room); its samples; its totals. */
-static int add_callgrind(reader_t *r, profile_t *taken)
+ * objects and calls; its samples; its totals. */
+static int add_callgrind(reader_t *r)
 {
     cg_profile_t *p = r->p;
     const profile_t *pr = r->pr;
@@ -408,27 +407,18 @@ static int add_callgrind(reader_t *r, profile_t *taken)
         p->deterministic = cu_strdup(cg->deterministic);
 
     r->fn_record = cu_calloc(pr->nfunction + 1, sizeof *r->fn_record);
-    for (size_t i = 0; i < pr->nfunction; i++) {
+    for (size_t i = 0; !rc && i < pr->nfunction; i++) {
         uint32_t m = cg->function_object[i];
-        r->fn_record[i] = cg_fn_record(p, r->fn_file[i], r->fn_name[i],
-                                       m == PF_NO_MAPPING ? CG_NONE
-                                                          : r->map_ob[m]);
-    }
-    for (size_t ci = 0; !rc && ci < cg->ncall; ci++) {
-        size_t from = r->fn_record[cg->call[ci].caller];
-        size_t to = r->fn_record[cg->call[ci].callee];
-        callgrind_values(r, cg->call_value, ci * pr->nsample_type, v);
-        if ((rc = add(r, p->fn_out + from * p->nev, v)) < 0 ||
-            (rc = add(r, p->fn_in + to * p->nev, v)) < 0)
+        size_t f = cg_fn_record(p, r->fn_file[i], r->fn_name[i],
+                                m == PF_NO_MAPPING ? CG_NONE : r->map_ob[m]);
+        r->fn_record[i] = f;
+        callgrind_values(r, cg->calls_out, i * pr->nsample_type, v);
+        if ((rc = add(r, p->fn_out + f * p->nev, v)) < 0)
             break;
-        p->fn_called[to] = 1;
-    }
-    if (taken) {
-        free(taken->callgrind.call);
-        free(taken->callgrind.call_value);
-        taken->callgrind.call = NULL;
-        taken->callgrind.call_value = NULL;
-        taken->callgrind.ncall = 0;
+        callgrind_values(r, cg->calls_in, i * pr->nsample_type, v);
+        if ((rc = add(r, p->fn_in + f * p->nev, v)) < 0)
+            break;
+        p->fn_called[f] |= cg->called[i];
     }
     for (size_t si = 0; !rc && si < pr->nsample; si++) {
         const pf_sample_t *s = &pr->sample[si];
@@ -451,9 +441,9 @@ static int add_callgrind(reader_t *r, profile_t *taken)
     return rc;
 }
 
-/* taken: pr itself, when pc_add_taking's caller gave it up. */
+/* moved: pr's strings are p->names (pc_add_taking). */
 static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
-                       profile_t *taken, int moved, char *err, size_t errlen)
+                       int moved, char *err, size_t errlen)
 {
     reader_t r;
     memset(&r, 0, sizeof r);
@@ -464,7 +454,7 @@ static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
     r.pr = pr;
     r.callgrind = pr->callgrind.nfiles > 0;
     r.moved = moved;
-    int rc = r.callgrind ? add_callgrind(&r, taken) : add_pprof(&r);
+    int rc = r.callgrind ? add_callgrind(&r) : add_pprof(&r);
     free(r.fn_name);
     free(r.fn_file);
     free(r.map_ob);
@@ -478,19 +468,19 @@ static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
 int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
            char *err, size_t errlen)
 {
-    return add_profile(p, name, pr, NULL, 0, err, errlen);
+    return add_profile(p, name, pr, 0, err, errlen);
 }
 
 int pc_add_taking(cg_profile_t *p, const char *name, profile_t *pr,
                   char *err, size_t errlen)
 {
     if (p->names.n || pf_check_tables(pr, err, errlen) < 0)
-        return add_profile(p, name, pr, pr, 0, err, errlen);
+        return add_profile(p, name, pr, 0, err, errlen);
     /* Nothing in p yet: its names are the profile's strings. */
     intern_free(&p->names);
     p->names = pr->strings;
     intern_init(&pr->strings);
-    return add_profile(p, name, pr, pr, 1, err, errlen);
+    return add_profile(p, name, pr, 1, err, errlen);
 }
 
 int pc_add_pprof(cg_profile_t *p, const char *path, char *err, size_t errlen)
