@@ -161,28 +161,16 @@ static void cell(char *buf, size_t len, uint64_t v, uint64_t total, int percs)
         snprintf(buf, len, "%s", num);
 }
 
-/* The zkVM segment table a profile made with --zk-model carries as
- * '# cycprof-zkvm' comment lines (docs/zkvm.md), as the tool printed it;
- * nothing for other files. */
-static void print_zk_table(const char *path)
+/* The zkVM segment tables of callgrind files made with --zk-model
+ * ('# cycprof-zkvm' comment lines, docs/zkvm.md), as the tool printed them,
+ * a blank line after each file's. */
+static void print_zk_callgrind(const cg_profile_t *p)
 {
-    static const char prefix[] = "# cycprof-zkvm\t";
-    FILE *f = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0;
-    int any = 0;
-    if (!f)
-        return;
-    while (getline(&line, &cap, f) > 0) {
-        if (strncmp(line, prefix, sizeof prefix - 1) != 0)
-            continue;
-        fputs(line + sizeof prefix - 1, stdout);
-        any = 1;
+    for (size_t i = 0; i < p->zk_callgrind_lines; i++) {
+        fputs(p->zk_callgrind[i].text, stdout);
+        if (p->zk_callgrind[i].file_end)
+            putchar('\n');
     }
-    if (any)
-        putchar('\n');
-    free(line);
-    fclose(f);
 }
 
 static void print_header(const opts_t *o, const char *cmd, char **files,
@@ -286,8 +274,7 @@ static int report_functions(const opts_t *o)
         all[e] = (int)e;
     rc_print_totals(stdout, &p, all, p.nev);
     putchar('\n');
-    for (int i = 0; i < o->nfiles; i++)
-        print_zk_table(o->files[i]);
+    print_zk_callgrind(&p);
     /* A pprof file's, from its comments. */
     cu_escape_strings_for_terminal(p.zk_table, p.zk_table_lines);
     for (size_t i = 0; i < p.zk_table_lines; i++)

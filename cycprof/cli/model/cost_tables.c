@@ -34,6 +34,9 @@ void cg_free(cg_profile_t *p)
     for (size_t i = 0; i < p->zk_table_lines; i++)
         free(p->zk_table[i]);
     free(p->zk_table);
+    for (size_t i = 0; i < p->zk_callgrind_lines; i++)
+        free(p->zk_callgrind[i].text);
+    free(p->zk_callgrind);
     memset(p, 0, sizeof *p);
 }
 

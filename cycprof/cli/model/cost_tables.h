@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "model/intern.h"
+#include "model/profile.h"
 #include "model/tuplemap.h"
 
 #define CG_MAX_EVENTS 64    /* events a table holds (and a reader takes) */
@@ -58,6 +59,9 @@ typedef struct cg_profile {
      * comments, docs/zkvm.md), their lines in file order. */
     char **zk_table;
     size_t zk_table_lines, zk_table_cap;
+    /* Those of callgrind files, as the model has them. */
+    pf_zk_line_t *zk_callgrind;
+    size_t zk_callgrind_lines, zk_callgrind_cap;
 } cg_profile_t;
 
 #define CG_LACKS_FILE 1u    /* no function has a source file name */

@@ -39,6 +39,9 @@ void pf_free(profile_t *p)
     free(p->callgrind.calls_out);
     free(p->callgrind.calls_in);
     free(p->callgrind.called);
+    for (size_t i = 0; i < p->callgrind.zk_table_lines; i++)
+        free(p->callgrind.zk_table[i].text);
+    free(p->callgrind.zk_table);
     memset(p, 0, sizeof *p);
 }
 

@@ -44,7 +44,8 @@
  *   - what profile.proto has no field for is in `callgrind` below: each
  *     function's calls out and in (the inclusive costs of its call arcs,
  *     summed), the totals, the parts, the command, creator and
- *     deterministic mode, the object of each function.
+ *     deterministic mode, the object of each function, the zkVM segment
+ *     table.
  * Its costs are counts up to 2^64-1: the values of such a profile (samples'
  * and its functions' calls) are uint64_t kept in the int64_t arrays, read
  * by pf_count.
@@ -119,6 +120,13 @@ typedef struct pf_mapping {
         has_inline_frames : 1;
 } pf_mapping_t;
 
+/* A line of a callgrind file's zkVM segment table: the text after the
+ * comment's prefix as the file has it, line end included. */
+typedef struct pf_zk_line {
+    char *text;
+    int file_end;               /* the last line of its file's table */
+} pf_zk_line_t;
+
 /* What callgrind-format files have and profile.proto has not; all zero in
  * a profile read from pprof. */
 typedef struct pf_callgrind {
@@ -147,6 +155,10 @@ typedef struct pf_callgrind {
      * kept: no view reads them, and they are most of a callgrind file. */
     int64_t *calls_out, *calls_in;
     unsigned char *called;
+    /* The zkVM segment tables of files made with --zk-model (docs/zkvm.md):
+     * their '# cycprof-zkvm<TAB>' comment lines, in file order. */
+    pf_zk_line_t *zk_table;
+    size_t zk_table_lines, zk_table_cap;
 } pf_callgrind_t;
 
 typedef struct profile {

@@ -61,6 +61,7 @@ typedef struct parser {
     int pending;            /* 0, or which kind of line must follow */
 
     int part_has_body;
+    size_t zk_lines;        /* of the zkVM segment table, in this file */
     int have_summary, have_totals;
     uint64_t summary[CG_MAX_EVENTS], ptotals[CG_MAX_EVENTS];
     uint64_t part_self[CG_MAX_EVENTS];
@@ -690,8 +691,24 @@ static int spec_line(parser_t *ps, const char *key, size_t klen,
 #undef IS
 }
 
+/* A line of the zkVM segment table, kept as the file has it. */
+static void zk_table_line(parser_t *ps, const char *s)
+{
+    static const char prefix[] = "# cycprof-zkvm\t";
+    pf_callgrind_t *cg = &ps->pr->callgrind;
+    if (strncmp(s, prefix, sizeof prefix - 1) != 0)
+        return;
+    size_t n = cg->zk_table_lines;
+    cu_grow(&cg->zk_table, &cg->zk_table_cap, n + 1, sizeof *cg->zk_table);
+    cg->zk_table[n] = (pf_zk_line_t){cu_strdup(s + sizeof prefix - 1), 0};
+    cg->zk_table_lines = n + 1;
+    ps->zk_lines++;
+}
+
 static int do_line(parser_t *ps, char *s, size_t len)
 {
+    if (*s == '#')
+        zk_table_line(ps, s);
     while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
         s[--len] = 0;
     if (memchr(s, 0, len))
@@ -769,6 +786,9 @@ int cg_read_stream(cg_reader_t *r, const char *name, FILE *f, char *err,
         rc = fail(&ps, "no 'events:' line (not a callgrind profile)");
     if (rc == 0)
         rc = end_part(&ps);
+    if (ps.zk_lines)
+        r->pr->callgrind.zk_table[r->pr->callgrind.zk_table_lines - 1]
+            .file_end = 1;
     free(line);
     tuplemap_free(&ps.comp);
     free(ps.comp_val);

@@ -405,6 +405,12 @@ static int add_callgrind(reader_t *r)
         p->creator = cu_strdup(cg->creator);
     if (!p->deterministic && cg->deterministic)
         p->deterministic = cu_strdup(cg->deterministic);
+    for (size_t i = 0; i < cg->zk_table_lines; i++) {
+        cu_grow(&p->zk_callgrind, &p->zk_callgrind_cap,
+                p->zk_callgrind_lines + 1, sizeof *p->zk_callgrind);
+        p->zk_callgrind[p->zk_callgrind_lines++] = (pf_zk_line_t){
+            cu_strdup(cg->zk_table[i].text), cg->zk_table[i].file_end};
+    }
 
     r->fn_record = cu_calloc(pr->nfunction + 1, sizeof *r->fn_record);
     for (size_t i = 0; !rc && i < pr->nfunction; i++) {
