@@ -47,8 +47,8 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
             if (!run.reader) {
                 pf_init(&run.pr);
                 run.reader = cg_reader_new(&run.pr, p->events, p->nev);
-                if (p->functions_only)
-                    cg_reader_functions_only(run.reader);
+                if (p->no_line_numbers)
+                    cg_reader_no_line_numbers(run.reader);
             }
             run.last = files[i];
             rc = cg_read_file(run.reader, files[i], err, sizeof err);

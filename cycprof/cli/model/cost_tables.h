@@ -29,10 +29,13 @@ typedef struct cg_profile {
     size_t nfiles;                 /* data files added */
     size_t nparts;
 
-    /* Self cost per (object, file, function, line), unless the command
-     * set functions_only before adding profiles: its rows are functions,
-     * which need none of these, and they are most of the tables. */
-    int functions_only;
+    /* What the command's rows need, set before profiles are added: rows
+     * by function need no line table (functions_only), and rows by
+     * function, file or object no line numbers (no_line_numbers: the
+     * callgrind reader keeps none, callgrind_reader.h). The line table is
+     * most of the tables. */
+    int functions_only, no_line_numbers;
+    /* Self cost per (object, file, function, line). */
     tuplemap_t lines;
     uint64_t *line_cost;           /* lines.n * nev */
     size_t line_cost_cap;

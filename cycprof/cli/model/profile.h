@@ -34,9 +34,9 @@
  *     number (in the function's file but for callgrind.location_file);
  *     samples, locations and lines share their index, in the order the
  *     file first gives each a cost (a cost line of zeros included); a
- *     reader told that the command's rows are functions
- *     (cg_reader_functions_only) keeps one per (object, function), line 0
- *     in the function's file;
+ *     reader told that the command's rows have no line numbers
+ *     (cg_reader_no_line_numbers) keeps one per (object, function, file),
+ *     line 0;
  *   - functions: one per "file:function" as callgrind_annotate keys them
  *     (fn= in the file of fl=, fi= or fe=; name and system name both the
  *     fn= name), in the order the file first names each (fn=, cfn=, or a

@@ -24,7 +24,7 @@ struct cg_reader {
      * is refused at the line where it happens. */
     uint64_t *fn_self;
     size_t fn_cap, string_cap, mapping_cap, sample_cap;
-    int functions_only;      /* cg_reader_functions_only */
+    int no_line_numbers;     /* cg_reader_no_line_numbers */
 };
 
 /* Name compression contexts: "(id) name" defines, "(id)" refers back.
@@ -294,9 +294,9 @@ cg_reader_t *cg_reader_new(profile_t *pr, char *const *events, size_t nev)
     return r;
 }
 
-void cg_reader_functions_only(cg_reader_t *r)
+void cg_reader_no_line_numbers(cg_reader_t *r)
 {
-    r->functions_only = 1;
+    r->no_line_numbers = 1;
 }
 
 void cg_reader_free(cg_reader_t *r)
@@ -608,10 +608,10 @@ static int cost_line(parser_t *ps, const char *s)
     }
 
     uint64_t *fc = ps->r->fn_self + ps->fn_idx * nev;
-    if (ps->r->functions_only) {
-        /* The function's one location sums no more than fc does. */
+    if (ps->r->no_line_numbers) {
+        /* The location sums no more than the function (fc) does. */
         uint64_t *lc = line_record(ps->r, ps->ob_map, (uint32_t)ps->fn_idx,
-                                   0, ps->pr->function[ps->fn_idx].filename);
+                                   0, ps->fl);
         return add_costs(ps, ps->part_self, cost, "costs") != 0 ||
                add_costs(ps, fc, cost, "costs of a function") != 0 ||
                add_costs(ps, lc, cost, "costs of a function") != 0 ? -1 : 0;

@@ -24,11 +24,12 @@ typedef struct cg_reader cg_reader_t;
  * stays the caller's. */
 cg_reader_t *cg_reader_new(profile_t *pr, char *const *events, size_t nev);
 void cg_reader_free(cg_reader_t *r);
-/* For a command whose rows are functions: from now on the self cost of a
- * function in an object is one location, line 0 in the function's file,
- * rather than one per line (profile.h), which makes the profile about as
- * small as its function table. */
-void cg_reader_functions_only(cg_reader_t *r);
+/* For a command whose rows have no line numbers (functions, files,
+ * objects): from now on the self cost of a function in an object and a
+ * source file is one location, line 0, rather than one per line
+ * (profile.h), which makes the profile about as small as its function
+ * table. */
+void cg_reader_no_line_numbers(cg_reader_t *r);
 
 /* Read one file into the reader's profile (name is used in messages).
  * Returns 0, or -1 with "NAME:LINE: what went wrong" (or "NAME: ...") in
