@@ -79,6 +79,19 @@ static void note_coarse(const struct pc_result *res, uint64_t user_max)
             (unsigned long long)res->samples_out);
 }
 
+/* True if argv[1..] asks for help (-h or --help before any "--"), which
+ * is answered before any other argument is looked at. */
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int cmd_pprof(int argc, char **argv)
 {
     const char *dump = NULL, *out = NULL;
@@ -86,7 +99,7 @@ int cmd_pprof(int argc, char **argv)
     uint64_t max_samples = DC_DEFAULT_MAX_SAMPLES;
     int follow = 0, per_function = 0;
 
-    if (cli_wants_help(argc, argv)) {
+    if (wants_help(argc, argv)) {
         fputs(usage_text, stdout);
         return 0;
     }

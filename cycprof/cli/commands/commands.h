@@ -7,8 +7,4 @@
 #include "commands/commands.def"
 #undef CYCPROF_COMMAND
 
-/* True if argv[1..] asks for help (-h or --help before any "--"): a helper
- * so that every subcommand answers --help the same way. */
-int cli_wants_help(int argc, char **argv);
-
 #endif
