@@ -384,9 +384,30 @@ static void callgrind_values(const reader_t *r, const int64_t *values,
         v[r->col[k]] = pf_count(values, first + r->type_of[k]);
 }
 
+/* The parts of a callgrind profile given up (pc_add_taking) that the
+ * samples' loop does not read: freed before it, so that the tables it
+ * grows can use their room. A sample is its location's, of the same
+ * index (profile.h). */
+static void free_before_samples(profile_t *taken)
+{
+    pf_callgrind_t *cg = &taken->callgrind;
+    free(cg->calls_out);
+    free(cg->calls_in);
+    free(cg->called);
+    free(cg->function_object);
+    cg->calls_out = cg->calls_in = NULL;
+    cg->called = NULL;
+    cg->function_object = NULL;
+    free(taken->sample);
+    free(taken->sample_loc);
+    taken->sample = NULL;
+    taken->sample_loc = NULL;
+}
+
 /* The rest of a callgrind profile: its functions in order, with their
- * objects and calls; its samples; its totals. */
-static int add_callgrind(reader_t *r)
+ * objects and calls; its samples; its totals. taken: pr itself, when the
+ * caller gave it up. */
+static int add_callgrind(reader_t *r, profile_t *taken)
 {
     cg_profile_t *p = r->p;
     const profile_t *pr = r->pr;
@@ -426,12 +447,12 @@ static int add_callgrind(reader_t *r)
             break;
         p->fn_called[f] |= cg->called[i];
     }
-    for (size_t si = 0; !rc && si < pr->nsample; si++) {
-        const pf_sample_t *s = &pr->sample[si];
-        size_t li = pr->sample_loc[s->loc];
+    if (taken)
+        free_before_samples(taken);
+    for (size_t li = 0; !rc && li < pr->nsample; li++) {
         frame_t leaf = frame_of(r, li, 0);
         size_t fi = r->fn_record[pr->lines[pr->location[li].line].function];
-        callgrind_values(r, pr->sample_value, s->value, v);
+        callgrind_values(r, pr->sample_value, li * pr->nsample_type, v);
         rc = add_self(r, leaf, fi,
                       cg->location_file ? str_id(r, cg->location_file[li])
                                         : leaf.fl, v);
@@ -447,9 +468,10 @@ static int add_callgrind(reader_t *r)
     return rc;
 }
 
-/* moved: pr's strings are p->names (pc_add_taking). */
+/* taken: pr itself, when pc_add_taking's caller gave it up; moved: pr's
+ * strings are p->names. */
 static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
-                       int moved, char *err, size_t errlen)
+                       profile_t *taken, int moved, char *err, size_t errlen)
 {
     reader_t r;
     memset(&r, 0, sizeof r);
@@ -460,7 +482,7 @@ static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
     r.pr = pr;
     r.callgrind = pr->callgrind.nfiles > 0;
     r.moved = moved;
-    int rc = r.callgrind ? add_callgrind(&r) : add_pprof(&r);
+    int rc = r.callgrind ? add_callgrind(&r, taken) : add_pprof(&r);
     free(r.fn_name);
     free(r.fn_file);
     free(r.map_ob);
@@ -474,19 +496,19 @@ static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
 int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
            char *err, size_t errlen)
 {
-    return add_profile(p, name, pr, 0, err, errlen);
+    return add_profile(p, name, pr, NULL, 0, err, errlen);
 }
 
 int pc_add_taking(cg_profile_t *p, const char *name, profile_t *pr,
                   char *err, size_t errlen)
 {
     if (p->names.n || pf_check_tables(pr, err, errlen) < 0)
-        return add_profile(p, name, pr, 0, err, errlen);
+        return add_profile(p, name, pr, pr, 0, err, errlen);
     /* Nothing in p yet: its names are the profile's strings. */
     intern_free(&p->names);
     p->names = pr->strings;
     intern_init(&pr->strings);
-    return add_profile(p, name, pr, 1, err, errlen);
+    return add_profile(p, name, pr, pr, 1, err, errlen);
 }
 
 int pc_add_pprof(cg_profile_t *p, const char *path, char *err, size_t errlen)
