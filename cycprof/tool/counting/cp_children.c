@@ -77,21 +77,44 @@ static void remember(Recent* r, const Context* c)
    r->ctx_id = c->id;
 }
 
+/* A context made right after its parent (id parent + 1) is that parent's
+ * first child, and the table leaves it out: it is found beside the
+ * parent, whose record was just read.  A tree grown depth first makes
+ * most contexts so (a region set's tree: all of them).  Grafts (roots
+ * with a parent) are never entered by key. */
+static Bool is_first_born(const Context* c)
+{
+   return c->id == c->parent_id + 1 && c->kind != CtxRoot;
+}
+
+static Context* first_born(UInt parent_id)
+{
+   Context* c;
+   if (parent_id >= cp_context_count()) return NULL;
+   c = cp_context_at(parent_id + 1);
+   return c->parent_id == parent_id && is_first_born(c) ? c : NULL;
+}
+
 Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
                           UWord hash)
 {
    UWord b = hash & bucket_mask;
    UChar tag = tag_of(hash);
    Recent* r = recent_slot(hash);
+   Context* c;
    __builtin_prefetch(&buckets[b]);
    if (r->parent_id == parent_id && r->site_id == site_id
        && r->fn_id == fn_id && r->ctx_id)
       return cp_context_at(r->ctx_id);
+   c = first_born(parent_id);
+   if (c && c->site_id == site_id && c->fn_id == fn_id) {
+      remember(r, c);
+      return c;
+   }
    for (;; b = (b + 1) & bucket_mask) {
       const Bucket* bucket = &buckets[b];
       UInt k;
       for (k = 0; k < BUCKET_SLOTS; k++) {
-         Context* c;
          if (bucket->id[k] == 0) return NULL;
          if (bucket->tag[k] != tag) continue;
          c = cp_context_at(bucket->id[k]);
@@ -154,6 +177,10 @@ static void move_entries(const Bucket* old, UWord old_n)
 void cp_children_add(const Context* c)
 {
    UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS, hash = key_hash(c);
+   if (is_first_born(c)) {
+      remember(recent_slot(hash), c);
+      return;
+   }
    if (4 * (n_entries + 1) > 3 * capacity) {
       Bucket* old = buckets;
       UWord old_n = bucket_mask + 1;

@@ -8,7 +8,9 @@
  * the contexts of other keys are rarely read.  Keys are the interned ids
  * the context keeps (cp_intern.h), so checking one reads it alone (by
  * its id, cp_context_store.h).  A direct-mapped cache of the keys found
- * last (2 MB) answers most lookups with one miss at most. */
+ * last (2 MB) answers most lookups with one miss at most.  A context
+ * made right after its parent, its first child, is not in the table: it
+ * is found beside the parent (a region set's new tree adds nothing). */
 #ifndef CP_CHILDREN_H
 #define CP_CHILDREN_H
 
