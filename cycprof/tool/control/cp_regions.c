@@ -28,6 +28,10 @@ typedef struct {
     * at a time, and a map entry per name would outlive it. */
    ThreadId open_tid;    /* 0: none here */
    UInt   open_n;
+   /* Its first set, here rather than in set_ids: most regions are opened
+    * inside one set (a region per transaction: each once). */
+   UInt   first_set;     /* 0: none yet */
+   UInt   first_set_parent;
 } Region;
 
 typedef struct {
@@ -60,7 +64,8 @@ typedef struct {
 static StrTab*  names;        /* region r is name r + 1 */
 static XArray*  regions;      /* Region */
 static XArray*  sets;         /* RegionSet; set s is at index s - 1 */
-static AddrMap  set_ids;      /* (parent << 32 | region + 1) -> set */
+static AddrMap  set_ids;      /* (parent << 32 | region + 1) -> set, but a
+                                 region's first set (Region) */
 static AddrMap  open_counts;  /* (tid << 32 | region + 1) -> instances open,
                                  for a thread other than the region's open_tid */
 static XArray** open_stacks;  /* [VG_N_THREADS] of OpenRegion */
@@ -100,29 +105,44 @@ static void warn(Warning w, UInt region, UInt ended)
    f->count++;
 }
 
+/* The name a region is kept under. */
+static const HChar* stored_name(const HChar* name)
+{
+   return name[0] ? name : "(unnamed)";
+}
+
 static UInt region_index(const HChar* name)
 {
    Region r;
-   UInt id;
-   if (!name[0]) name = "(unnamed)";
-   id = cp_strtab_intern(names, name);
+   UInt id = cp_strtab_intern(names, stored_name(name));
    if (id <= VG_(sizeXA)(regions)) return id - 1;
    VG_(memset)(&r, 0, sizeof r);
    r.name = cp_strtab_get(names, id);
    return VG_(addToXA)(regions, &r);
 }
 
-static UInt set_of(UInt parent, UInt region)
+static UInt new_set(UInt parent, UInt region)
 {
    RegionSet s;
-   Bool added;
-   UWord* id = cp_addrmap_slot(&set_ids, ((UWord)parent << 32) | (region + 1),
-                               &added);
-   if (!added) return *id;
    s.parent = parent;
    s.region = region;
    s.graft_from = s.graft_id = 0;
-   *id = VG_(addToXA)(sets, &s) + 1;
+   return VG_(addToXA)(sets, &s) + 1;
+}
+
+static UInt set_of(UInt parent, UInt region)
+{
+   Region* r = VG_(indexXA)(regions, region);
+   Bool added;
+   UWord* id;
+   if (r->first_set == 0) {
+      r->first_set = new_set(parent, region);
+      r->first_set_parent = parent;
+   }
+   if (r->first_set_parent == parent) return r->first_set;
+   id = cp_addrmap_slot(&set_ids, ((UWord)parent << 32) | (region + 1),
+                        &added);
+   if (added) *id = new_set(parent, region);
    return *id;
 }
 
@@ -241,6 +261,20 @@ static void close_top(ThreadId tid, XArray* stack, ULong now)
    VG_(dropTailXA)(stack, 1);
 }
 
+/* The region named, when it is the innermost open one (the usual END):
+ * found without hashing the name. */
+static Bool is_top(XArray* stack, const HChar* name, UInt* region)
+{
+   Word n = VG_(sizeXA)(stack);
+   const OpenRegion* top;
+   if (n == 0) return False;
+   top = VG_(indexXA)(stack, n - 1);
+   if (VG_(strcmp)(region_name(top->region), stored_name(name)))
+      return False;
+   *region = top->region;
+   return True;
+}
+
 void cp_region_end(ThreadId tid, const HChar* name)
 {
    XArray* stack;
@@ -249,7 +283,7 @@ void cp_region_end(ThreadId tid, const HChar* name)
    ULong now;
    init();
    stack = open_stack(tid);
-   region = region_index(name);
+   if (!is_top(stack, name, &region)) region = region_index(name);
    if (open_count(tid, region) == 0) {
       warn(NotOpen, region, 0);
       return;
@@ -468,8 +502,13 @@ void cp_regions_write_callgrind(OutFile* out)
          name[k] = rows[i].name[k] == '\t' || rows[i].name[k] == '\n'
                    ? ' ' : rows[i].name[k];
       name[k] = 0;
-      cp_outfile_printf(out, "# cycprof-region\t%llu\t%llu\t%llu\t%s\n",
-                        rows[i].calls, rows[i].inclusive, rows[i].self, name);
+      /* Not printf: it formats each number a digit at a time. */
+      cp_outfile_puts(out, "# cycprof-region\t");
+      cp_outfile_put_u64(out, rows[i].calls, '\t');
+      cp_outfile_put_u64(out, rows[i].inclusive, '\t');
+      cp_outfile_put_u64(out, rows[i].self, '\t');
+      cp_outfile_puts(out, name);
+      cp_outfile_puts(out, "\n");
    }
    cp_heap_free(rows);
 }
