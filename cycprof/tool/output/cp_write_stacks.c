@@ -419,12 +419,26 @@ static UInt new_node(Nodes* nd, UInt parent, UInt loc)
    return node;
 }
 
+/* A node made right after its parent is the parent's first child, and
+ * by_key leaves it out: it is found beside the parent.  A node made last
+ * has no child to find.  So a region set's new frames (3 nodes a set in
+ * region-scale) and most frames of a tree walked in id order touch no
+ * map. */
+static Bool is_first_child(const Nodes* nd, UInt parent, UInt loc)
+{
+   return parent < nd->n_nodes && nd->record_parent[parent + 1] == parent
+          && nd->record_loc[parent + 1] == loc;
+}
+
 static UInt node_at(KeyMap* by_key, Nodes* nd, UInt parent, UInt loc)
 {
    UWord key = node_key(parent, loc);
    Bool added = True;
-   UInt* known = key ? cp_keymap_slot(by_key, key, &added) : NULL;
+   UInt* known = NULL;
    UInt node;
+   if (key && parent == nd->n_nodes) return new_node(nd, parent, loc);
+   if (key && is_first_child(nd, parent, loc)) return parent + 1;
+   if (key) known = cp_keymap_slot(by_key, key, &added);
    if (!added) return *known;
    node = new_node(nd, parent, loc);
    if (known) *known = node;
