@@ -106,11 +106,9 @@ Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
    if (r->parent_id == parent_id && r->site_id == site_id
        && r->fn_id == fn_id && r->ctx_id)
       return cp_context_at(r->ctx_id);
+   /* Not remembered: beside its parent, it costs no more to find. */
    c = first_born(parent_id);
-   if (c && c->site_id == site_id && c->fn_id == fn_id) {
-      remember(r, c);
-      return c;
-   }
+   if (c && c->site_id == site_id && c->fn_id == fn_id) return c;
    for (;; b = (b + 1) & bucket_mask) {
       const Bucket* bucket = &buckets[b];
       UInt k;
@@ -176,11 +174,9 @@ static void move_entries(const Bucket* old, UWord old_n)
  * first one. */
 void cp_children_add(const Context* c)
 {
-   UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS, hash = key_hash(c);
-   if (is_first_born(c)) {
-      remember(recent_slot(hash), c);
-      return;
-   }
+   UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS, hash;
+   if (is_first_born(c)) return;
+   hash = key_hash(c);
    if (4 * (n_entries + 1) > 3 * capacity) {
       Bucket* old = buckets;
       UWord old_n = bucket_mask + 1;
