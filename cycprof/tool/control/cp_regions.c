@@ -8,6 +8,7 @@
 #include "pub_tool_xarray.h"
 #include "cp_addrmap.h"
 #include "cp_callstack.h"
+#include "cp_chunks.h"
 #include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_heap.h"
@@ -20,7 +21,6 @@
 #define FIRST_NAMED 3    /* a folded warning names its first few */
 
 typedef struct {
-   const HChar* name;    /* in names */
    ULong  calls, inclusive, self;            /* whole run */
    ULong  part_calls, part_inclusive, part_self;   /* since the last dump */
    /* Its open instances in one thread, here rather than in open_counts:
@@ -61,9 +61,9 @@ typedef struct {
 
 /* A program may name a region per transaction (hundreds of thousands):
  * names, sets and open regions are found by hashing, never by a scan. */
-static StrTab*  names;        /* region r is name r + 1 */
-static XArray*  regions;      /* Region */
-static XArray*  sets;         /* RegionSet; set s is at index s - 1 */
+static StrTab*  names;        /* region r is name r + 1; NULL: no region yet */
+static ChunkArray regions;    /* Region */
+static ChunkArray sets;       /* RegionSet; set s is at index s - 1 */
 static AddrMap  set_ids;      /* (parent << 32 | region + 1) -> set, but a
                                  region's first set (Region) */
 static AddrMap  open_counts;  /* (tid << 32 | region + 1) -> instances open,
@@ -77,11 +77,10 @@ static Context* graft_base(ThreadId tid, Context* below);
 
 static void init(void)
 {
-   if (regions) return;
+   if (names) return;
    names = cp_strtab_new();
-   regions = VG_(newXA)(cp_heap_malloc, "cp.regions", cp_heap_free, sizeof(Region));
-   sets = VG_(newXA)(cp_heap_malloc, "cp.regions.sets", cp_heap_free,
-                     sizeof(RegionSet));
+   regions.size = sizeof(Region);
+   sets.size = sizeof(RegionSet);
    open_stacks = cp_heap_calloc("cp.regions.open", VG_N_THREADS,
                              sizeof(XArray*));
    cp_addrmap_init(&set_ids, 64);
@@ -90,9 +89,19 @@ static void init(void)
    cp_callstack_set_grafter(graft_base);
 }
 
+static Region* region_at(UInt region)
+{
+   return cp_chunks_at(&regions, region);
+}
+
+static RegionSet* set_at(UInt set)
+{
+   return cp_chunks_at(&sets, set - 1);
+}
+
 static const HChar* region_name(UInt region)
 {
-   return ((Region*)VG_(indexXA)(regions, region))->name;
+   return cp_strtab_get(names, region + 1);
 }
 
 static void warn(Warning w, UInt region, UInt ended)
@@ -115,10 +124,9 @@ static UInt region_index(const HChar* name)
 {
    Region r;
    UInt id = cp_strtab_intern(names, stored_name(name));
-   if (id <= VG_(sizeXA)(regions)) return id - 1;
+   if (id <= regions.used) return id - 1;
    VG_(memset)(&r, 0, sizeof r);
-   r.name = cp_strtab_get(names, id);
-   return VG_(addToXA)(regions, &r);
+   return cp_chunks_add(&regions, &r);
 }
 
 static UInt new_set(UInt parent, UInt region)
@@ -127,12 +135,12 @@ static UInt new_set(UInt parent, UInt region)
    s.parent = parent;
    s.region = region;
    s.graft_from = s.graft_id = 0;
-   return VG_(addToXA)(sets, &s) + 1;
+   return cp_chunks_add(&sets, &s) + 1;
 }
 
 static UInt set_of(UInt parent, UInt region)
 {
-   Region* r = VG_(indexXA)(regions, region);
+   Region* r = region_at(region);
    Bool added;
    UWord* id;
    if (r->first_set == 0) {
@@ -150,7 +158,7 @@ static UInt set_of(UInt parent, UInt region)
  * thread has it open, else in open_counts. */
 static UInt open_count(ThreadId tid, UInt region)
 {
-   const Region* r = VG_(indexXA)(regions, region);
+   const Region* r = region_at(region);
    UWord* n;
    if (r->open_tid == tid) return r->open_n;
    n = cp_addrmap_find(&open_counts, ((UWord)tid << 32) | (region + 1));
@@ -159,7 +167,7 @@ static UInt open_count(ThreadId tid, UInt region)
 
 static void add_open(ThreadId tid, UInt region, Int by)
 {
-   Region* r = VG_(indexXA)(regions, region);
+   Region* r = region_at(region);
    Bool added;
    UWord* n;
    if (r->open_tid == 0 && by > 0) r->open_tid = tid;
@@ -191,7 +199,7 @@ static UInt top_set(XArray* stack)
  * below, made the first time. */
 static Context* graft_of(UInt set, Context* below)
 {
-   RegionSet* s = set ? VG_(indexXA)(sets, set - 1) : NULL;
+   RegionSet* s = set ? set_at(set) : NULL;
    UWord* known;
    Bool added;
    if (s && s->graft_from == below->id) return cp_context_at(s->graft_id);
@@ -243,7 +251,7 @@ static void close_top(ThreadId tid, XArray* stack, ULong now)
    Word top = VG_(sizeXA)(stack) - 1;
    OpenRegion* o = VG_(indexXA)(stack, top);
    OpenRegion* below = top > 0 ? VG_(indexXA)(stack, top - 1) : NULL;
-   Region* r = VG_(indexXA)(regions, o->region);
+   Region* r = region_at(o->region);
    ULong incl = now - o->begin;
    r->calls++;
    r->part_calls++;
@@ -316,17 +324,17 @@ void cp_regions_thread_created(ThreadId parent, ThreadId child)
 
 UInt cp_region_set_count(void)
 {
-   return sets ? VG_(sizeXA)(sets) : 0;
+   return sets.used;
 }
 
 UInt cp_region_set_parent(UInt set)
 {
-   return ((RegionSet*)VG_(indexXA)(sets, set - 1))->parent;
+   return set_at(set)->parent;
 }
 
 const HChar* cp_region_set_name(UInt set)
 {
-   return region_name(((RegionSet*)VG_(indexXA)(sets, set - 1))->region);
+   return region_name(set_at(set)->region);
 }
 
 /* The table of regions, closed ones only: for the whole run (at exit, in
@@ -361,10 +369,11 @@ static Int by_inclusive_descending(const void* pa, const void* pb)
    return VG_(strcmp)(a->name, b->name);
 }
 
-static void row_of(const Region* r, Bool since_dump, RegionRow* row)
+static void row_of(UInt region, Bool since_dump, RegionRow* row)
 {
-   row->name = r->name;
-   row->name_prefix = prefix_of(r->name);
+   const Region* r = region_at(region);
+   row->name = region_name(region);
+   row->name_prefix = prefix_of(row->name);
    row->calls = since_dump ? r->part_calls : r->calls;
    row->inclusive = since_dump ? r->part_inclusive : r->inclusive;
    row->self = since_dump ? r->part_self : r->self;
@@ -373,11 +382,11 @@ static void row_of(const Region* r, Bool since_dump, RegionRow* row)
 /* The closed regions' rows, sorted; the caller frees *rows. */
 static UInt regions_rows(Bool since_dump, RegionRow** rows)
 {
-   UInt n = regions ? VG_(sizeXA)(regions) : 0, i, used = 0;
+   UInt n = regions.used, i, used = 0;
    *rows = cp_heap_malloc("cp.regions.rows", (n + 1) * sizeof(RegionRow));
    for (i = 0; i < n; i++) {
       RegionRow* row = &(*rows)[used];
-      row_of(VG_(indexXA)(regions, i), since_dump, row);
+      row_of(i, since_dump, row);
       if (row->calls) used++;
    }
    VG_(ssort)(*rows, used, sizeof(RegionRow), by_inclusive_descending);
@@ -388,10 +397,10 @@ static UInt regions_rows(Bool since_dump, RegionRow** rows)
  * without sorting it all; returns the number of rows. */
 static UInt top_rows(RegionRow* top, UInt k)
 {
-   UInt n = VG_(sizeXA)(regions), i, used = 0, kept = 0, at;
+   UInt n = regions.used, i, used = 0, kept = 0, at;
    for (i = 0; i < n; i++) {
       RegionRow row;
-      row_of(VG_(indexXA)(regions, i), False, &row);
+      row_of(i, False, &row);
       if (!row.calls) continue;
       used++;
       if (kept == k && by_inclusive_descending(&row, &top[k - 1]) >= 0)
@@ -406,9 +415,9 @@ static UInt top_rows(RegionRow* top, UInt k)
 
 void cp_regions_zero_part(void)
 {
-   Word i;
-   for (i = 0; regions && i < VG_(sizeXA)(regions); i++) {
-      Region* r = VG_(indexXA)(regions, i);
+   UInt i;
+   for (i = 0; i < regions.used; i++) {
+      Region* r = region_at(i);
       r->part_calls = r->part_inclusive = r->part_self = 0;
    }
 }
@@ -496,14 +505,14 @@ static void print_table(ULong total)
 void cp_regions_close_all(void)
 {
    Warning w;
-   if (!regions) return;
+   if (!names) return;
    close_all_open();
    for (w = 0; w < N_WARNINGS; w++) print_warning(w);
 }
 
 void cp_regions_print(ULong total)
 {
-   if (regions) print_table(total);
+   if (names) print_table(total);
 }
 
 /* Comment lines, which callgrind readers skip; 'cycprof report --regions'
