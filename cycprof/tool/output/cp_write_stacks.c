@@ -445,6 +445,27 @@ static UInt node_at(KeyMap* by_key, Nodes* nd, UInt parent, UInt loc)
    return node;
 }
 
+/* A region set's first graft node and its parent: most sets are grafted
+ * under one node (a set per transaction: each once), and by_key holds
+ * only the others. */
+typedef struct {
+   UInt parent, node;   /* node 0: none yet */
+} FirstGraft;
+
+static UInt graft_node(KeyMap* by_key, Nodes* nd, FirstGraft* first,
+                       UInt parent, UInt set)
+{
+   UInt loc = GRAFT_RECORD | set;
+   FirstGraft* f = &first[set];
+   if (!node_key(parent, loc)) return node_at(by_key, nd, parent, loc);
+   if (f->node == 0) {
+      f->parent = parent;
+      f->node = new_node(nd, parent, loc);
+   }
+   if (f->parent == parent) return f->node;
+   return node_at(by_key, nd, parent, loc);
+}
+
 static void write_nodes(OutFile* out, const Nodes* nd)
 {
    UInt node;
@@ -539,6 +560,9 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
 {
    UInt id, n = cp_context_count();
    KeyMap by_key;
+   FirstGraft* first_graft = cp_heap_calloc("cp.st.graft",
+                                            cp_region_set_count() + 1,
+                                            sizeof(FirstGraft));
    /* Sized for a node per three contexts (a compiler's): growing from
     * small would fill and rehash a table of each size. */
    cp_keymap_init(&by_key, n / 3);
@@ -556,8 +580,8 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
          cp_prefetch_context(id + CP_PREFETCH_AHEAD);
       parent = p ? nd->node_of[p->id] : 0;
       if (cp_context_is_graft(c)) {
-         node = node_at(&by_key, nd, parent,
-                        GRAFT_RECORD | cp_context_region(c));
+         node = graft_node(&by_key, nd, first_graft, parent,
+                           cp_context_region(c));
       } else if (!adds_frame(c)) {
          node = parent;
       } else if (!p) {
@@ -581,6 +605,7 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
          frame_function_node(s, sl, &by_key, nd, c);
    }
    cp_keymap_free(&by_key);
+   cp_heap_free(first_graft);
    nd->sure_samples = nodes_with_samples(nd, n);
    link_contexts(nd, n);
 }
