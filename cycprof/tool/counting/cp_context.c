@@ -375,6 +375,11 @@ void cp_context_cover(Context* ctx, const SBInfo* sb)
    if (len < 8) len = 8;
    if (len > all) len = all;
    if (len < needed) len = needed;
+   /* A region set's tree repeats the frames of the set before it: where
+    * one's array had to grow, the next one's starts (region-scale: one
+    * array a frame rather than two). */
+   if (old > 0 && cp_context_region(ctx))
+      cp_owner_note_len(cp_context_owner(ctx), len);
    cp_cold_grow(ctx, len);
 }
 
