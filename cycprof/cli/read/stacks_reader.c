@@ -670,18 +670,19 @@ static int next_record(struct stacks_reader *r, struct sr_record *rec)
     const char *k = f[0];
     memset(rec, 0, sizeof *rec);
     int rc;
-    if (strcmp(k, "region") == 0)
-        return enter(r, PH_REGION, k) != 0 || parse_region(r, f, n) != 0
-            ? -1 : 2;
-    if (strcmp(k, "sample") == 0) {          /* the common case first */
+    /* The common cases first: a dump is mostly samples and nodes. */
+    if (strcmp(k, "sample") == 0) {
         rec->kind = SR_SAMPLE;
         rc = enter(r, PH_SAMPLE, k) ? -1 : parse_sample(r, f, n, rec);
-    } else if (strcmp(k, "zk") == 0) {
-        rec->kind = SR_SAMPLE;
-        rc = enter(r, PH_SAMPLE, k) ? -1 : parse_zk(r, f, n, rec);
     } else if (strcmp(k, "node") == 0) {
         rec->kind = SR_NODE;
         rc = enter(r, PH_NODE, k) ? -1 : parse_node(r, f, n, rec);
+    } else if (strcmp(k, "region") == 0) {
+        return enter(r, PH_REGION, k) != 0 || parse_region(r, f, n) != 0
+            ? -1 : 2;
+    } else if (strcmp(k, "zk") == 0) {
+        rec->kind = SR_SAMPLE;
+        rc = enter(r, PH_SAMPLE, k) ? -1 : parse_zk(r, f, n, rec);
     } else if (strcmp(k, "loc") == 0) {
         rec->kind = SR_LOC;
         rc = enter(r, PH_LOC, k) ? -1 : parse_loc(r, f, n, rec);

@@ -275,19 +275,30 @@ static int write_samples(const struct coarse *c, struct pprof_writer *w,
                          const struct sample_set *s, uint64_t marker_loc)
 {
     uint64_t stack[SR_MAX_FRAMES + 3];
+    /* The labels of the last region set: samples of one node, which come
+     * together, share it (a set per transaction: 100,000 names). */
+    int64_t strs[PW_MAX_REGION_LABELS];
+    size_t nstrs = 0;
+    uint32_t last_set = UINT32_MAX;
     int rc = 0;
     for (size_t i = 0; i < s->keys.n && rc == 0; i++) {
         const uint32_t *key = s->keys.key[i].k;
         size_t n = 0;
-        const char *regions[64];
         stack[n++] = key[1];
         if (key[3] & 0x80000000u)
             stack[n++] = marker_loc;
         for (uint32_t node = key[0]; node; node = c->parent[node])
             stack[n++] = c->node_loc[node];
-        size_t nr = sr_region_names(r, key[3] & 0x7fffffffu, regions, 64);
-        rc = pw_sample_in_regions(w, stack, n, s->count[i], key[2], regions,
-                                  nr);
+        if ((key[3] & 0x7fffffffu) != last_set) {
+            const char *regions[PW_MAX_REGION_LABELS];
+            last_set = key[3] & 0x7fffffffu;
+            nstrs = pw_region_strings(w, regions,
+                                      sr_region_names(r, last_set, regions,
+                                                      PW_MAX_REGION_LABELS),
+                                      strs);
+        }
+        rc = pw_sample_with_regions(w, stack, n, s->count[i], key[2], strs,
+                                    nstrs);
     }
     return rc;
 }

@@ -232,7 +232,7 @@ void pw_comment(struct pprof_writer *w, const char *text)
     w->comments[w->ncomments++] = intern(w, text);
 }
 
-#define MAX_REGION_LABELS 64
+#define MAX_REGION_LABELS PW_MAX_REGION_LABELS
 
 static size_t varint_len(uint64_t v)
 {
@@ -315,26 +315,43 @@ static int write_sample(struct pprof_writer *w, const uint64_t *locs,
     return write_record(w, F_SAMPLE, w->buf, (size_t)(p - w->buf));
 }
 
-int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
-                         size_t nlocs, int64_t instructions, int64_t thread,
-                         const char *const *regions, size_t nregions)
+size_t pw_region_strings(struct pprof_writer *w, const char *const *regions,
+                         size_t nregions, int64_t *strs)
 {
-    struct label labels[1 + MAX_REGION_LABELS];
     if (nregions > MAX_REGION_LABELS)
         nregions = MAX_REGION_LABELS;
-    labels[0] = (struct label){ w->s_thread, 0, thread, 0 };
     for (size_t i = 0; i < nregions; i++) {
         if (!w->s_region)        /* interned when first used, as before */
             w->s_region = intern(w, "region");
-        labels[1 + i] = (struct label){ w->s_region, intern(w, regions[i]),
-                                        0, 0 };
+        strs[i] = intern(w, regions[i]);
     }
+    return nregions;
+}
+
+int pw_sample_with_regions(struct pprof_writer *w, const uint64_t *locs,
+                           size_t nlocs, int64_t instructions, int64_t thread,
+                           const int64_t *strs, size_t nstrs)
+{
+    struct label labels[1 + MAX_REGION_LABELS];
+    labels[0] = (struct label){ w->s_thread, 0, thread, 0 };
+    for (size_t i = 0; i < nstrs; i++)
+        labels[1 + i] = (struct label){ w->s_region, strs[i], 0, 0 };
     /* An instruction is one zkVM cycle; a zk frame runs none. */
     int64_t values[2] = { instructions, instructions };
     if (w->s_zk && nlocs && is_zk_location(w, locs[0]))
         values[0] = 0;
     return write_sample(w, locs, nlocs, values, w->s_zk ? 2 : 1, labels,
-                        1 + nregions);
+                        1 + nstrs);
+}
+
+int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
+                         size_t nlocs, int64_t instructions, int64_t thread,
+                         const char *const *regions, size_t nregions)
+{
+    int64_t strs[MAX_REGION_LABELS];
+    size_t n = pw_region_strings(w, regions, nregions, strs);
+    return pw_sample_with_regions(w, locs, nlocs, instructions, thread, strs,
+                                  n);
 }
 
 int pw_finish(struct pprof_writer *w, const char *command_line,

@@ -44,6 +44,15 @@ int pw_location(struct pprof_writer *w, uint64_t id, uint64_t mapping_id,
 int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
                          size_t nlocs, int64_t instructions, int64_t thread,
                          const char *const *regions, size_t nregions);
+/* The same in two steps, for a caller that writes many samples of one
+ * region set: the names interned once (into `strs`, room for
+ * PW_MAX_REGION_LABELS; returns how many), then each sample with them. */
+#define PW_MAX_REGION_LABELS 64
+size_t pw_region_strings(struct pprof_writer *w, const char *const *regions,
+                         size_t nregions, int64_t *strs);
+int pw_sample_with_regions(struct pprof_writer *w, const uint64_t *locs,
+                           size_t nlocs, int64_t instructions, int64_t thread,
+                           const int64_t *strs, size_t nstrs);
 /* The second sample type of a profile with a zkVM model: its zkVM cycles
  * (docs/zkvm.md). */
 #define PW_ZK_SAMPLE_TYPE "zkvm_cycles"
