@@ -607,19 +607,15 @@ static int cost_line(parser_t *ps, const char *s)
         return 0;
     }
 
-    uint64_t *fc = ps->r->fn_self + ps->fn_idx * nev;
-    if (ps->r->no_line_numbers) {
-        /* The location sums no more than the function (fc) does. */
-        uint64_t *lc = line_record(ps->r, ps->ob_map, (uint32_t)ps->fn_idx,
-                                   0, ps->fl);
-        return add_costs(ps, ps->part_self, cost, "costs") != 0 ||
-               add_costs(ps, fc, cost, "costs of a function") != 0 ||
-               add_costs(ps, lc, cost, "costs of a function") != 0 ? -1 : 0;
-    }
+    /* Without line numbers a location sums part of its function's costs:
+     * a sum past 2^64-1 there is one of the function's too. */
+    int no_lines = ps->r->no_line_numbers;
     uint64_t *lc = line_record(ps->r, ps->ob_map, (uint32_t)ps->fn_idx,
-                               pos_line(ps, pos), ps->fl);
+                               no_lines ? 0 : pos_line(ps, pos), ps->fl);
+    uint64_t *fc = ps->r->fn_self + ps->fn_idx * nev;
     if (add_costs(ps, ps->part_self, cost, "costs") != 0 ||
-        add_costs(ps, lc, cost, "costs of a line") != 0 ||
+        add_costs(ps, lc, cost,
+                  no_lines ? "costs of a function" : "costs of a line") != 0 ||
         add_costs(ps, fc, cost, "costs of a function") != 0)
         return -1;
     return 0;

@@ -232,8 +232,6 @@ void pw_comment(struct pprof_writer *w, const char *text)
     w->comments[w->ncomments++] = intern(w, text);
 }
 
-#define MAX_REGION_LABELS PW_MAX_REGION_LABELS
-
 static size_t varint_len(uint64_t v)
 {
     size_t n = 1;
@@ -318,8 +316,8 @@ static int write_sample(struct pprof_writer *w, const uint64_t *locs,
 size_t pw_region_strings(struct pprof_writer *w, const char *const *regions,
                          size_t nregions, int64_t *strs)
 {
-    if (nregions > MAX_REGION_LABELS)
-        nregions = MAX_REGION_LABELS;
+    if (nregions > PW_MAX_REGION_LABELS)
+        nregions = PW_MAX_REGION_LABELS;
     for (size_t i = 0; i < nregions; i++) {
         if (!w->s_region)        /* interned when first used, as before */
             w->s_region = intern(w, "region");
@@ -332,7 +330,7 @@ int pw_sample_with_regions(struct pprof_writer *w, const uint64_t *locs,
                            size_t nlocs, int64_t instructions, int64_t thread,
                            const int64_t *strs, size_t nstrs)
 {
-    struct label labels[1 + MAX_REGION_LABELS];
+    struct label labels[1 + PW_MAX_REGION_LABELS];
     labels[0] = (struct label){ w->s_thread, 0, thread, 0 };
     for (size_t i = 0; i < nstrs; i++)
         labels[1 + i] = (struct label){ w->s_region, strs[i], 0, 0 };
@@ -348,7 +346,7 @@ int pw_sample_in_regions(struct pprof_writer *w, const uint64_t *locs,
                          size_t nlocs, int64_t instructions, int64_t thread,
                          const char *const *regions, size_t nregions)
 {
-    int64_t strs[MAX_REGION_LABELS];
+    int64_t strs[PW_MAX_REGION_LABELS];
     size_t n = pw_region_strings(w, regions, nregions, strs);
     return pw_sample_with_regions(w, locs, nlocs, instructions, thread, strs,
                                   n);
