@@ -28,27 +28,27 @@
  * A callgrind-format file (callgrind_reader.h) fills the same tables:
  *   - sample types: its events ("Ir"/"count"), in the order of its first
  *     `events:` line (or the sample types the profile was given before);
- *   - samples: the self cost of one (object, function, line), summed over
- *     the file's cost lines: one sample of one location, the location's
- *     mapping the object (ob=) and its one line the function and line
- *     number (in the function's file but for callgrind.location_file);
- *     samples, locations and lines share their index, in the order the
- *     file first gives each a cost (a cost line of zeros included); a
- *     reader told that the command's rows have no line numbers
- *     (cg_reader_no_line_numbers) keeps one per (object, function, file),
- *     line 0;
+ *   - samples: none, for a callgrind file has no stacks; its self costs
+ *     are those of its locations (callgrind.self below), one per
+ *     (object, function, line): the location's mapping the object (ob=)
+ *     and its one line the function and line number (in the function's
+ *     file but for callgrind.location_file); locations and lines share
+ *     their index, in the order the file first gives each a cost (a cost
+ *     line of zeros included); a reader told that the command's rows
+ *     have no line numbers (cg_reader_no_line_numbers) keeps one per
+ *     (object, function, file), line 0;
  *   - functions: one per "file:function" as callgrind_annotate keys them
  *     (fn= in the file of fl=, fi= or fe=; name and system name both the
  *     fn= name), in the order the file first names each (fn=, cfn=, or a
  *     fi=/fe= switch in a function), and mappings one per object;
  *   - what profile.proto has no field for is in `callgrind` below: each
- *     function's calls out and in (the inclusive costs of its call arcs,
+ *     location's self cost, each function's calls out and in (the inclusive costs of its call arcs,
  *     summed), the totals, the parts, the command, creator and
  *     deterministic mode, the object of each function, the zkVM segment
  *     table.
- * Its costs are counts up to 2^64-1: the values of such a profile (samples'
- * and its functions' calls) are uint64_t kept in the int64_t arrays, read
- * by pf_count.
+ * Its costs are counts up to 2^64-1: the values of such a profile (its
+ * locations' and its functions' calls) are uint64_t kept in the int64_t
+ * arrays, read by pf_count.
  *
  * Records refer to each other by their position in their array, resolved
  * from the file's ids when it is read; a mapping, function or location
@@ -96,7 +96,8 @@ typedef struct pf_sample {
 
 typedef struct pf_line {
     uint32_t function;          /* index in function */
-    int64_t line, column;       /* 0: unknown */
+    int64_t line;               /* 0: unknown (the column is not kept:
+                                 * no view shows one) */
 } pf_line_t;
 
 typedef struct pf_location {
@@ -142,6 +143,9 @@ typedef struct pf_callgrind {
     /* Per function: the mapping (object, ob=) of the first fn= or fi=/fe=
      * that named it, or PF_NO_MAPPING for a function only called (cfn=). */
     uint32_t *function_object;
+    /* Per location, one value per sample type: its self cost, summed
+     * over the file's cost lines (the profile has no samples). */
+    int64_t *self;
     /* Per location, or NULL when each is in its function's file: the
      * source file of its line. A cost line after fl= without a new fn= is
      * in that file, and in the function the last fn= (fi=, fe=) named, as

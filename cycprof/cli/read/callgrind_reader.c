@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "read/callgrind_reader.h"
 #include "model/cost_tables.h"
+#include "model/hash_index.h"
 #include "model/tuplemap.h"
 #include "util/cmdutil.h"
 
@@ -16,14 +17,15 @@
  * indices that merge them by name, and running sums. */
 struct cg_reader {
     profile_t *pr;
-    tuplemap_t fns;          /* (file, name) -> function */
-    tuplemap_t locs;         /* (mapping, function, line) -> sample */
+    /* The model's own records are the keys: (file, name) -> function,
+     * (mapping, function, line, file) -> location. */
+    hash_index_t fns, locs;
     tuplemap_t maps;         /* (object name) -> mapping */
     /* Per function, nev each: its self cost, summed as it is read (as
      * the model's calls_out and calls_in are), so that a sum past 2^64-1
      * is refused at the line where it happens. */
     uint64_t *fn_self;
-    size_t fn_cap, string_cap, mapping_cap, sample_cap;
+    size_t fn_cap, string_cap, mapping_cap, location_cap;
     int no_line_numbers;     /* cg_reader_no_line_numbers */
 };
 
@@ -31,6 +33,8 @@ struct cg_reader {
  * fl/fi/fe/cfi/cfl/jfi share the file table, fn/cfn/jfn the function table,
  * ob/cob the object table (as in callgrind's writer). */
 enum { CTX_FILE, CTX_FN, CTX_OB };
+
+#define INDEX_MIN_BITS 10   /* the functions' and locations' indices */
 
 enum { POS_LINE, POS_INSTR };
 
@@ -194,99 +198,109 @@ static uint32_t map_record(cg_reader_t *r, uint32_t ob)
     return (uint32_t)i;
 }
 
+/* Where a file's name is kept for location i (profile.h). */
+static uint32_t location_file(const profile_t *pr, size_t i)
+{
+    return pr->callgrind.location_file
+               ? pr->callgrind.location_file[i]
+               : pr->function[pr->lines[i].function].filename;
+}
+
 /* The function (fl, fn), made on first use with object mapping m
  * (PF_NO_MAPPING: unknown yet, set by a later use that knows it). */
 static size_t fn_record(cg_reader_t *r, uint32_t fl, uint32_t fn, uint32_t m)
 {
     profile_t *pr = r->pr;
     pf_callgrind_t *cg = &pr->callgrind;
-    size_t nev = pr->nsample_type;
-    int added;
-    size_t i = tuplemap_get(&r->fns, fl, fn, 0, 0, &added);
-    if (added) {
-        if (r->fns.n > r->fn_cap) {
-            size_t nc = cu_grown_cap(r->fn_cap, r->fns.n, nev * 24);
-            if (!nc)
-                cu_oom();
-            pr->function = cu_realloc(pr->function, nc * sizeof *pr->function);
-            cg->function_object = cu_realloc(
-                cg->function_object, nc * sizeof *cg->function_object);
-            cg->calls_out = cu_realloc(cg->calls_out, nc * nev * 8);
-            cg->calls_in = cu_realloc(cg->calls_in, nc * nev * 8);
-            cg->called = cu_realloc(cg->called, nc);
-            r->fn_self = cu_realloc(r->fn_self, nc * nev * 8);
-            r->fn_cap = nc;
+    size_t nev = pr->nsample_type, i, n = pr->nfunction;
+    uint64_t h = tuplemap_hash(fl, fn, 0, 0), s;
+    hx_reserve(&r->fns, n + 1, INDEX_MIN_BITS);
+    for (i = hx_home(&r->fns, h); (s = r->fns.slot[i]) != 0;
+         i = hx_next(&r->fns, i)) {
+        size_t k = hx_entry(s);
+        if (hx_tag_is(s, h) && pr->function[k].filename == fl &&
+            pr->function[k].name == fn) {
+            if (cg->function_object[k] == PF_NO_MAPPING)
+                cg->function_object[k] = m;
+            return k;
         }
-        pr->function[i] = (pf_function_t){.id = i + 1, .name = fn,
-                                          .system_name = fn, .filename = fl};
-        cg->function_object[i] = m;
-        memset(cg->calls_out + i * nev, 0, nev * 8);
-        memset(cg->calls_in + i * nev, 0, nev * 8);
-        cg->called[i] = 0;
-        memset(r->fn_self + i * nev, 0, nev * 8);
-        pr->nfunction = i + 1;
-    } else if (cg->function_object[i] == PF_NO_MAPPING) {
-        cg->function_object[i] = m;
     }
-    return i;
+    hx_put(&r->fns, i, h, n);
+    if (n + 1 > r->fn_cap) {
+        size_t nc = cu_grown_cap(r->fn_cap, n + 1, nev * 24);
+        if (!nc)
+            cu_oom();
+        pr->function = cu_realloc(pr->function, nc * sizeof *pr->function);
+        cg->function_object = cu_realloc(cg->function_object,
+                                         nc * sizeof *cg->function_object);
+        cg->calls_out = cu_realloc(cg->calls_out, nc * nev * 8);
+        cg->calls_in = cu_realloc(cg->calls_in, nc * nev * 8);
+        cg->called = cu_realloc(cg->called, nc);
+        r->fn_self = cu_realloc(r->fn_self, nc * nev * 8);
+        r->fn_cap = nc;
+    }
+    pr->function[n] = (pf_function_t){.id = n + 1, .name = fn,
+                                      .system_name = fn, .filename = fl};
+    cg->function_object[n] = m;
+    memset(cg->calls_out + n * nev, 0, nev * 8);
+    memset(cg->calls_in + n * nev, 0, nev * 8);
+    cg->called[n] = 0;
+    memset(r->fn_self + n * nev, 0, nev * 8);
+    pr->nfunction = n + 1;
+    return n;
 }
 
-/* The costs of (mapping m, function f, line in source file fl): sample,
+/* The self cost of (mapping m, function f, line in source file fl):
  * location and line of the same index, made on first use. */
 static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
                              uint32_t line, uint32_t fl)
 {
     profile_t *pr = r->pr;
     pf_callgrind_t *cg = &pr->callgrind;
-    size_t nev = pr->nsample_type;
-    int added;
-    size_t i = tuplemap_get(&r->locs, m, f, line, fl, &added);
-    if (added) {
-        if (r->locs.n > r->sample_cap) {
-            size_t nc = cu_grown_cap(r->sample_cap, r->locs.n, nev * 8);
-            if (!nc || nc > UINT32_MAX / (nev + 1))
-                cu_oom();   /* the model's indices are 32 bits */
-            pr->sample = cu_realloc(pr->sample, nc * sizeof *pr->sample);
-            pr->sample_loc = cu_realloc(pr->sample_loc,
-                                        nc * sizeof *pr->sample_loc);
-            pr->sample_value = cu_realloc(pr->sample_value, nc * nev * 8);
-            pr->location = cu_realloc(pr->location, nc * sizeof *pr->location);
-            pr->lines = cu_realloc(pr->lines, nc * sizeof *pr->lines);
-            if (cg->location_file)
-                cg->location_file = cu_realloc(
-                    cg->location_file, nc * sizeof *cg->location_file);
-            r->sample_cap = nc;
-        }
-        if (!cg->location_file && fl != pr->function[f].filename) {
-            /* The first line outside its function's file. */
-            cg->location_file = cu_malloc(r->sample_cap *
-                                          sizeof *cg->location_file);
-            for (size_t k = 0; k < i; k++)
-                cg->location_file[k] =
-                    pr->function[pr->lines[k].function].filename;
-        }
-        if (cg->location_file)
-            cg->location_file[i] = fl;
-        pr->sample[i] = (pf_sample_t){.loc = (uint32_t)i,
-                                      .value = (uint32_t)(i * nev),
-                                      .nloc = 1, .nvalue = (uint32_t)nev};
-        pr->sample_loc[i] = (uint32_t)i;
-        memset(pr->sample_value + i * nev, 0, nev * 8);
-        pr->location[i] = (pf_location_t){.id = i + 1, .mapping = m,
-                                          .nline = 1, .line = (uint32_t)i};
-        pr->lines[i] = (pf_line_t){.function = f, .line = line};
-        pr->nsample = pr->nsample_loc = pr->nlocation = pr->nlines = i + 1;
-        pr->nsample_value = (i + 1) * nev;
+    size_t nev = pr->nsample_type, i, n = pr->nlocation;
+    uint64_t h = tuplemap_hash(m, f, line, fl), s;
+    hx_reserve(&r->locs, n + 1, INDEX_MIN_BITS);
+    for (i = hx_home(&r->locs, h); (s = r->locs.slot[i]) != 0;
+         i = hx_next(&r->locs, i)) {
+        size_t k = hx_entry(s);
+        if (hx_tag_is(s, h) && pr->location[k].mapping == m &&
+            pr->lines[k].function == f && pr->lines[k].line == line &&
+            location_file(pr, k) == fl)
+            return (uint64_t *)(cg->self + k * nev);
     }
-    return (uint64_t *)(pr->sample_value + i * nev);
+    hx_put(&r->locs, i, h, n);
+    if (n + 1 > r->location_cap) {
+        size_t nc = cu_grown_cap(r->location_cap, n + 1, nev * 8);
+        if (!nc || nc > UINT32_MAX / (nev + 1))
+            cu_oom();   /* the model's indices are 32 bits */
+        cg->self = cu_realloc(cg->self, nc * nev * 8);
+        pr->location = cu_realloc(pr->location, nc * sizeof *pr->location);
+        pr->lines = cu_realloc(pr->lines, nc * sizeof *pr->lines);
+        if (cg->location_file)
+            cg->location_file = cu_realloc(cg->location_file,
+                                           nc * sizeof *cg->location_file);
+        r->location_cap = nc;
+    }
+    if (!cg->location_file && fl != pr->function[f].filename) {
+        /* The first line outside its function's file. */
+        cg->location_file = cu_malloc(r->location_cap * sizeof *cg->location_file);
+        for (size_t k = 0; k < n; k++)
+            cg->location_file[k] = pr->function[pr->lines[k].function].filename;
+    }
+    if (cg->location_file)
+        cg->location_file[n] = fl;
+    memset(cg->self + n * nev, 0, nev * 8);
+    pr->location[n] = (pf_location_t){.id = n + 1, .mapping = m,
+                                      .nline = 1, .line = (uint32_t)n};
+    pr->lines[n] = (pf_line_t){.function = f, .line = line};
+    pr->nlocation = pr->nlines = n + 1;
+    return (uint64_t *)(cg->self + n * nev);
 }
 
 cg_reader_t *cg_reader_new(profile_t *pr, char *const *events, size_t nev)
 {
     cg_reader_t *r = cu_calloc(1, sizeof *r);
     r->pr = pr;
-    tuplemap_init(&r->fns);
-    tuplemap_init(&r->locs);
     tuplemap_init(&r->maps);
     str_id(r, "");
     if (nev)
@@ -303,8 +317,8 @@ void cg_reader_free(cg_reader_t *r)
 {
     if (!r)
         return;
-    tuplemap_free(&r->fns);
-    tuplemap_free(&r->locs);
+    hx_free(&r->fns);
+    hx_free(&r->locs);
     tuplemap_free(&r->maps);
     free(r->fn_self);
     free(r);

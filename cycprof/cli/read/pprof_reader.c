@@ -271,8 +271,7 @@ static void convert_tables(loader_t *ld, const Perftools__Profiles__Profile *pr)
                               "function %" PRIu64, l->id, ln->function_id);
                 f = 0;
             }
-            p->lines[p->nlines++] = (pf_line_t){(uint32_t)f, ln->line,
-                                                ln->column};
+            p->lines[p->nlines++] = (pf_line_t){(uint32_t)f, ln->line};
         }
     }
 }

@@ -385,10 +385,17 @@ static void callgrind_values(const reader_t *r, const int64_t *values,
 }
 
 /* The parts of a callgrind profile given up (pc_add_taking) that the
- * samples' loop does not read: freed before it, so that the tables it
- * grows can use their room. A sample is its location's, of the same
- * index (profile.h). */
-static void free_before_samples(profile_t *taken)
+ * loops over its functions and locations do not read, once read_tables has
+ * their names: freed before them, so that the tables they grow can use
+ * their room. */
+static void free_before_functions(profile_t *taken)
+{
+    free(taken->function);
+    taken->function = NULL;
+}
+
+/* Those that the locations' loop does not read. */
+static void free_before_locations(profile_t *taken)
 {
     pf_callgrind_t *cg = &taken->callgrind;
     free(cg->calls_out);
@@ -398,14 +405,10 @@ static void free_before_samples(profile_t *taken)
     cg->calls_out = cg->calls_in = NULL;
     cg->called = NULL;
     cg->function_object = NULL;
-    free(taken->sample);
-    free(taken->sample_loc);
-    taken->sample = NULL;
-    taken->sample_loc = NULL;
 }
 
 /* The rest of a callgrind profile: its functions in order, with their
- * objects and calls; its samples; its totals. taken: pr itself, when the
+ * objects and calls; its locations; its totals. taken: pr itself, when the
  * caller gave it up. */
 static int add_callgrind(reader_t *r, profile_t *taken)
 {
@@ -433,6 +436,8 @@ static int add_callgrind(reader_t *r, profile_t *taken)
             cu_strdup(cg->zk_table[i].text), cg->zk_table[i].file_end};
     }
 
+    if (taken)
+        free_before_functions(taken);
     r->fn_record = cu_calloc(pr->nfunction + 1, sizeof *r->fn_record);
     for (size_t i = 0; !rc && i < pr->nfunction; i++) {
         uint32_t m = cg->function_object[i];
@@ -448,11 +453,11 @@ static int add_callgrind(reader_t *r, profile_t *taken)
         p->fn_called[f] |= cg->called[i];
     }
     if (taken)
-        free_before_samples(taken);
-    for (size_t li = 0; !rc && li < pr->nsample; li++) {
+        free_before_locations(taken);
+    for (size_t li = 0; !rc && li < pr->nlocation; li++) {
         frame_t leaf = frame_of(r, li, 0);
         size_t fi = r->fn_record[pr->lines[pr->location[li].line].function];
-        callgrind_values(r, pr->sample_value, li * pr->nsample_type, v);
+        callgrind_values(r, cg->self, li * pr->nsample_type, v);
         rc = add_self(r, leaf, fi,
                       cg->location_file ? str_id(r, cg->location_file[li])
                                         : leaf.fl, v);
