@@ -25,6 +25,14 @@ const char *rank_by_name(rank_by_t by)
     return names[by];
 }
 
+cg_rows_t rank_rows(rank_by_t by)
+{
+    static const cg_rows_t rows[] = {CG_ROWS_FUNCTION, CG_ROWS_FILE,
+                                     CG_ROWS_LINE, CG_ROWS_OBJECT,
+                                     CG_ROWS_ALL};
+    return rows[by];
+}
+
 /* Rows are collected through a tuplemap keyed by the ids that make a row. */
 typedef struct builder {
     tuplemap_t keys;

@@ -31,6 +31,8 @@ typedef struct rank {
 /* Parse "function|file|line|object"; -1 if unknown. */
 int rank_by_parse(const char *s, rank_by_t *out);
 const char *rank_by_name(rank_by_t by);
+/* What the cost tables must keep for rows by `by` (cost_tables.h). */
+cg_rows_t rank_rows(rank_by_t by);
 
 /* Build the rows. With p->by_name, function rows are keyed and labelled
  * by function name alone (file "", object ""), summing functions of one

@@ -413,8 +413,7 @@ static int function_changes(const opts_t *o, dm_rules_t *rules, inputs_t *in,
     int ev[2];
     cg_profile_t *p = in->p;
     for (int k = 0; k < 2; k++) {
-        p[k].functions_only = o->by == BY_FUNCTION;
-        p[k].no_line_numbers = o->by != BY_LINE;
+        p[k].rows = rank_rows(o->by);
         if (rc_load("diff", &p[k], (char **)&o->files[k], 1) < 0 ||
             rc_check_by("diff", &p[k], o->by) < 0)
             return 1;

@@ -212,8 +212,7 @@ static int report_functions(const opts_t *o)
     rank_t r;
     memset(&r, 0, sizeof r);
 
-    p.functions_only = o->by == BY_FUNCTION;
-    p.no_line_numbers = o->by != BY_LINE;
+    p.rows = rank_rows(o->by);
     if (rc_load("report", &p, o->files, o->nfiles) < 0)
         goto out;
     if (rc_check_by("report", &p, o->by) < 0)

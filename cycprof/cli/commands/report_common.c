@@ -47,7 +47,7 @@ int rc_load(const char *cmd, cg_profile_t *p, char **files, int n)
             if (!run.reader) {
                 pf_init(&run.pr);
                 run.reader = cg_reader_new(&run.pr, p->events, p->nev);
-                if (p->no_line_numbers)
+                if (!cg_keeps_line_numbers(p))
                     cg_reader_no_line_numbers(run.reader);
             }
             run.last = files[i];

@@ -79,6 +79,21 @@ const char *cg_event_long_name(const char *ev)
     return ev;
 }
 
+int cg_keeps_functions(const cg_profile_t *p)
+{
+    return p->rows == CG_ROWS_ALL || p->rows == CG_ROWS_FUNCTION;
+}
+
+int cg_keeps_lines(const cg_profile_t *p)
+{
+    return p->rows != CG_ROWS_FUNCTION;
+}
+
+int cg_keeps_line_numbers(const cg_profile_t *p)
+{
+    return p->rows == CG_ROWS_ALL || p->rows == CG_ROWS_LINE;
+}
+
 size_t cg_fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob)
 {
     int added;
@@ -109,6 +124,10 @@ size_t cg_fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob)
 uint64_t *cg_line_record(cg_profile_t *p, uint32_t ob, uint32_t fl,
                           uint32_t fn, uint32_t line)
 {
+    if (p->rows == CG_ROWS_FILE || p->rows == CG_ROWS_OBJECT)
+        fn = line = 0;
+    if (p->rows == CG_ROWS_OBJECT)
+        fl = 0;
     int added;
     size_t i = tuplemap_get(&p->lines, ob, fl, fn, line, &added);
     if (added) {

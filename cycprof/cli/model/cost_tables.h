@@ -18,6 +18,19 @@
 #define CG_MAX_EVENTS 64    /* events a table holds (and a reader takes) */
 #define CG_NONE UINT32_MAX
 
+/* What a table's rows are: function rows read the function records
+ * alone; rows by line, file or object read the self costs alone, keyed
+ * by as much of (object, file, function, line) as they show. The line
+ * table is most of the tables, and the fewer fields its key has the
+ * fewer records it holds. */
+typedef enum {
+    CG_ROWS_ALL,        /* cg_init's: every record, every field */
+    CG_ROWS_FUNCTION,   /* the function records, no line table */
+    CG_ROWS_LINE,       /* (object, file, function, line) */
+    CG_ROWS_FILE,       /* (object, file) */
+    CG_ROWS_OBJECT,     /* (object) */
+} cg_rows_t;
+
 typedef struct cg_profile {
     intern_t names;                /* files, functions, objects */
     char *events[CG_MAX_EVENTS];   /* event names, from the first profile */
@@ -29,12 +42,9 @@ typedef struct cg_profile {
     size_t nfiles;                 /* data files added */
     size_t nparts;
 
-    /* What the command's rows need, set before profiles are added: rows
-     * by function need no line table (functions_only), and rows by
-     * function, file or object no line numbers (no_line_numbers: the
-     * callgrind reader keeps none, callgrind_reader.h). The line table is
-     * most of the tables. */
-    int functions_only, no_line_numbers;
+    /* The rows the tables are for, set before profiles are added, so
+     * that they keep only what those rows read (cg_rows_t). */
+    cg_rows_t rows;
     /* Self cost per (object, file, function, line). */
     tuplemap_t lines;
     uint64_t *line_cost;           /* lines.n * nev */
@@ -74,10 +84,17 @@ typedef struct cg_profile {
 void cg_init(cg_profile_t *p);
 void cg_free(cg_profile_t *p);
 
+/* Whether the tables keep function records, a line table, and line
+ * numbers in it (p->rows). */
+int cg_keeps_functions(const cg_profile_t *p);
+int cg_keeps_lines(const cg_profile_t *p);
+int cg_keeps_line_numbers(const cg_profile_t *p);
+
 /* The record of function (fl, fn), made on first use with object ob
  * (CG_NONE: unknown yet, set by a later use that knows it), and the
- * self-cost record of (ob, fl, fn, line); both sized by p->nev, which
- * must be set. */
+ * self-cost record of (ob, fl, fn, line), the fields p->rows does not
+ * show left out of its key (0); both sized by p->nev, which must be
+ * set. */
 size_t cg_fn_record(cg_profile_t *p, uint32_t fl, uint32_t fn, uint32_t ob);
 uint64_t *cg_line_record(cg_profile_t *p, uint32_t ob, uint32_t fl,
                          uint32_t fn, uint32_t line);

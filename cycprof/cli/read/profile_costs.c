@@ -272,18 +272,18 @@ static int add_inclusive(reader_t *r, frame_t f, uint64_t sample,
 }
 
 /* Self: a sample's values v go to its leaf frame, whose function is
- * record fi, its line in source file line_file (the frame's file but for
- * callgrind's fl= without fn=). */
+ * record fi (where the tables keep functions), its line in source file
+ * line_file (the frame's file but for callgrind's fl= without fn=). */
 static int add_self(reader_t *r, frame_t leaf, size_t fi, uint32_t line_file,
                     const uint64_t *v)
 {
     cg_profile_t *p = r->p;
     int rc;
-    if (!p->functions_only &&
+    if (cg_keeps_lines(p) &&
         (rc = add(r, cg_line_record(p, leaf.ob, line_file, leaf.fn,
                                     leaf.line), v)) < 0)
         return rc;
-    return add(r, p->fn_self + fi * p->nev, v);
+    return cg_keeps_functions(p) ? add(r, p->fn_self + fi * p->nev, v) : 0;
 }
 
 static int read_sample(reader_t *r, size_t si)
@@ -314,19 +314,22 @@ static int read_sample(reader_t *r, size_t si)
                     r->unknown_ob, 0};
     if (s->nloc)
         leaf = frame_of(r, li[0], 0);
-    if ((rc = add_self(r, leaf, cg_fn_record(p, leaf.fl, leaf.fn, leaf.ob),
-                       leaf.fl, v)) < 0)
+    int functions = cg_keeps_functions(p);
+    size_t fi = functions ? cg_fn_record(p, leaf.fl, leaf.fn, leaf.ob) : 0;
+    if ((rc = add_self(r, leaf, fi, leaf.fl, v)) < 0)
         return rc;
 
     if (!s->nloc)
-        return add_inclusive(r, leaf, si + 1, v);
+        return functions ? add_inclusive(r, leaf, si + 1, v) : 0;
+    /* The frames are counted whether or not they are walked, so that a
+     * file refused for them is refused by every view. */
     for (size_t k = 0; k < s->nloc && !rc; k++) {
         size_t nl = pr->location[li[k]].nline;
         r->nframes += nl ? nl : 1;
         if (r->nframes > MAX_FRAMES)
             return cu_fail_named(r->err, r->errlen, r->name, "stacks too deep (more "
                       "than %u frames in all)", MAX_FRAMES);
-        for (size_t j = 0; j < (nl ? nl : 1) && !rc; j++)
+        for (size_t j = 0; j < (nl ? nl : 1) && functions && !rc; j++)
             rc = add_inclusive(r, frame_of(r, li[k], j), si + 1, v);
     }
     return rc;
@@ -438,8 +441,10 @@ static int add_callgrind(reader_t *r, profile_t *taken)
 
     if (taken)
         free_before_functions(taken);
-    r->fn_record = cu_calloc(pr->nfunction + 1, sizeof *r->fn_record);
-    for (size_t i = 0; !rc && i < pr->nfunction; i++) {
+    int functions = cg_keeps_functions(p);
+    if (functions)
+        r->fn_record = cu_calloc(pr->nfunction + 1, sizeof *r->fn_record);
+    for (size_t i = 0; functions && !rc && i < pr->nfunction; i++) {
         uint32_t m = cg->function_object[i];
         size_t f = cg_fn_record(p, r->fn_file[i], r->fn_name[i],
                                 m == PF_NO_MAPPING ? CG_NONE : r->map_ob[m]);
@@ -456,7 +461,8 @@ static int add_callgrind(reader_t *r, profile_t *taken)
         free_before_locations(taken);
     for (size_t li = 0; !rc && li < pr->nlocation; li++) {
         frame_t leaf = frame_of(r, li, 0);
-        size_t fi = r->fn_record[pr->lines[pr->location[li].line].function];
+        size_t fi = functions
+            ? r->fn_record[pr->lines[pr->location[li].line].function] : 0;
         callgrind_values(r, cg->self, li * pr->nsample_type, v);
         rc = add_self(r, leaf, fi,
                       cg->location_file ? str_id(r, cg->location_file[li])
