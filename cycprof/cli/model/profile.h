@@ -51,8 +51,8 @@
  * arrays, read by pf_count.
  *
  * Records refer to each other by their position in their array, resolved
- * from the file's ids when it is read; a mapping, function or location
- * keeps its id. Strings are the file's string table, as its indices (every
+ * from the file's ids when it is read; a mapping or location keeps its
+ * id (a function does not: no view names one by it). Strings are the file's string table, as its indices (every
  * string field below is one; a callgrind file's table is its names, each
  * once, "" first); an index outside the table is PF_BAD_STR, so
  * that each view reports it where pprof's readers would. The bytes are kept
@@ -109,7 +109,6 @@ typedef struct pf_location {
 } pf_location_t;
 
 typedef struct pf_function {
-    uint64_t id;
     uint32_t name, system_name, filename;   /* strings */
     int64_t start_line;
 } pf_function_t;

@@ -239,7 +239,7 @@ static size_t fn_record(cg_reader_t *r, uint32_t fl, uint32_t fn, uint32_t m)
         r->fn_self = cu_realloc(r->fn_self, nc * nev * 8);
         r->fn_cap = nc;
     }
-    pr->function[n] = (pf_function_t){.id = n + 1, .name = fn,
+    pr->function[n] = (pf_function_t){.name = fn,
                                       .system_name = fn, .filename = fl};
     cg->function_object[n] = m;
     memset(cg->calls_out + n * nev, 0, nev * 8);

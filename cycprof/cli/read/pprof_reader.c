@@ -231,7 +231,7 @@ static void convert_tables(loader_t *ld, const Perftools__Profiles__Profile *pr)
     for (size_t i = 0; i < pr->n_function; i++) {
         const Perftools__Profiles__Function *f = pr->function[i];
         pf_function_t *d = &p->function[i];
-        *d = (pf_function_t){f->id, str_index(ld, f->name),
+        *d = (pf_function_t){str_index(ld, f->name),
                              str_index(ld, f->system_name),
                              str_index(ld, f->filename), f->start_line};
         if (add_id(&ld->fns, f->id) < 0)
