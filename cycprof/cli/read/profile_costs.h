@@ -12,11 +12,15 @@
  *     comes first, the others follow in file order;
  *   - totals: a callgrind profile's (profile.h); of a pprof profile, the
  *     sum of every sample's values;
- *   - self cost: a sample's values go to its leaf frame, the innermost
+ *   - self cost: a callgrind profile's per location (it has no samples);
+ *     a pprof sample's values go to its leaf frame, the innermost
  *     line of its first location: that line's function ("file:function"),
  *     line number and object (the file name of the location's mapping);
  *     a pprof function without a source file is in file "???", one
  *     without a name is "??", and a pprof sample of all zeros adds no row;
+ *   - only what the tables' rows read (cost_tables.h, cg_rows_t): the
+ *     function records for rows by function, the self costs keyed by
+ *     the fields shown for rows by line, file or object;
  *   - function rows: a callgrind profile's functions, each with its
  *     object, in the order of the file (those without cost included);
  *     a pprof profile's as its samples reach them;
