@@ -13,6 +13,7 @@ common="$src/cli/util/cmdutil.c $src/cli/model/intern.c $src/cli/model/hash_inde
 clang $flags -o "$out/fuzz_callgrind" "$here/fuzz_callgrind.c" $common \
     "$src/cli/read/callgrind_reader.c" "$src/cli/read/profile_costs.c" \
     "$src/cli/read/pprof_reader.c" "$src/cli/read/pb_fields.c" \
+    "$src/cli/read/stacks_reader.c" "$src/cli/util/line_reader.c" \
     "$src/cli/model/profile.c" "$src/cli/model/cost_tables.c" \
     "$src/cli/analyse/cost_rank.c" "$out/profile.pb-c.c" -lz -lprotobuf-c
 clang $flags -o "$out/fuzz_pprof" "$here/fuzz_pprof.c" $common \
