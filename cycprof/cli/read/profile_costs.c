@@ -411,8 +411,8 @@ static void free_before_locations(profile_t *taken)
 }
 
 /* The rest of a callgrind profile: its functions in order, with their
- * objects and calls; its locations; its totals. taken: pr itself, when the
- * caller gave it up. */
+ * objects and calls; its locations; its totals. taken: pr itself, given
+ * up to the tables, which free what they have read of it. */
 static int add_callgrind(reader_t *r, profile_t *taken)
 {
     cg_profile_t *p = r->p;
@@ -439,8 +439,7 @@ static int add_callgrind(reader_t *r, profile_t *taken)
             cu_strdup(cg->zk_table[i].text), cg->zk_table[i].file_end};
     }
 
-    if (taken)
-        free_before_functions(taken);
+    free_before_functions(taken);
     int functions = cg_keeps_functions(p);
     if (functions)
         r->fn_record = cu_calloc(pr->nfunction + 1, sizeof *r->fn_record);
@@ -457,8 +456,7 @@ static int add_callgrind(reader_t *r, profile_t *taken)
             break;
         p->fn_called[f] |= cg->called[i];
     }
-    if (taken)
-        free_before_locations(taken);
+    free_before_locations(taken);
     for (size_t li = 0; !rc && li < pr->nlocation; li++) {
         frame_t leaf = frame_of(r, li, 0);
         size_t fi = functions
@@ -479,10 +477,9 @@ static int add_callgrind(reader_t *r, profile_t *taken)
     return rc;
 }
 
-/* taken: pr itself, when pc_add_taking's caller gave it up; moved: pr's
- * strings are p->names. */
-static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
-                       profile_t *taken, int moved, char *err, size_t errlen)
+/* pr is given up to p (pc_add_taking); moved: its strings are p->names. */
+static int add_profile(cg_profile_t *p, const char *name, profile_t *pr,
+                       int moved, char *err, size_t errlen)
 {
     reader_t r;
     memset(&r, 0, sizeof r);
@@ -493,7 +490,7 @@ static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
     r.pr = pr;
     r.callgrind = pr->callgrind.nfiles > 0;
     r.moved = moved;
-    int rc = r.callgrind ? add_callgrind(&r, taken) : add_pprof(&r);
+    int rc = r.callgrind ? add_callgrind(&r, pr) : add_pprof(&r);
     free(r.fn_name);
     free(r.fn_file);
     free(r.map_ob);
@@ -504,22 +501,16 @@ static int add_profile(cg_profile_t *p, const char *name, const profile_t *pr,
     return rc;
 }
 
-int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
-           char *err, size_t errlen)
-{
-    return add_profile(p, name, pr, NULL, 0, err, errlen);
-}
-
 int pc_add_taking(cg_profile_t *p, const char *name, profile_t *pr,
                   char *err, size_t errlen)
 {
     if (p->names.n || pf_check_tables(pr, err, errlen) < 0)
-        return add_profile(p, name, pr, pr, 0, err, errlen);
+        return add_profile(p, name, pr, 0, err, errlen);
     /* Nothing in p yet: its names are the profile's strings. */
     intern_free(&p->names);
     p->names = pr->strings;
     intern_init(&pr->strings);
-    return add_profile(p, name, pr, pr, 1, err, errlen);
+    return add_profile(p, name, pr, 1, err, errlen);
 }
 
 int pc_add_pprof(cg_profile_t *p, const char *path, char *err, size_t errlen)

@@ -48,14 +48,12 @@
 #include "model/cost_tables.h"
 #include "model/profile.h"
 
-/* Add profile pr to p, merged by name with what p holds. name is used in
- * messages: the pprof file, or the last of the callgrind files read into
- * pr. Returns 0, or -1 with "NAME: what went wrong" in err. */
-int pc_add(cg_profile_t *p, const char *name, const profile_t *pr,
-           char *err, size_t errlen);
-/* The same for a profile read only to be added to p, which it may take
- * apart as it goes (when p holds nothing yet, pr's strings move into it
- * rather than being copied): pr is then only fit for pf_free. */
+/* Add profile pr to p, merged by name with what p holds; pr is read only
+ * to be added, so p takes it apart as it goes (when p holds nothing yet,
+ * pr's strings move into it rather than being copied) and pr is then
+ * only fit for pf_free. name is used in messages: the pprof file, or the
+ * last of the callgrind files read into pr. Returns 0, or -1 with "NAME:
+ * what went wrong" in err. */
 int pc_add_taking(cg_profile_t *p, const char *name, profile_t *pr,
                   char *err, size_t errlen);
 
