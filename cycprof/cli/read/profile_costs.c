@@ -27,7 +27,8 @@ typedef struct frame {
 
 typedef struct reader {
     cg_profile_t *p;
-    const profile_t *pr;
+    profile_t *pr;                /* given up to p, which frees what it
+                                   * has read of a callgrind profile */
     const char *name;
     char *err;
     size_t errlen;
@@ -43,6 +44,7 @@ typedef struct reader {
     uint32_t unknown_file, unknown_ob;
     int callgrind;                /* pr was read from callgrind files */
     int moved;                    /* pr's strings are p->names */
+    int functions, lines;         /* what p keeps (cg_keeps_*) */
     size_t *fn_record;            /* callgrind: per function, its record */
 } reader_t;
 
@@ -279,11 +281,11 @@ static int add_self(reader_t *r, frame_t leaf, size_t fi, uint32_t line_file,
 {
     cg_profile_t *p = r->p;
     int rc;
-    if (cg_keeps_lines(p) &&
+    if (r->lines &&
         (rc = add(r, cg_line_record(p, leaf.ob, line_file, leaf.fn,
                                     leaf.line), v)) < 0)
         return rc;
-    return cg_keeps_functions(p) ? add(r, p->fn_self + fi * p->nev, v) : 0;
+    return r->functions ? add(r, p->fn_self + fi * p->nev, v) : 0;
 }
 
 static int read_sample(reader_t *r, size_t si)
@@ -314,7 +316,7 @@ static int read_sample(reader_t *r, size_t si)
                     r->unknown_ob, 0};
     if (s->nloc)
         leaf = frame_of(r, li[0], 0);
-    int functions = cg_keeps_functions(p);
+    int functions = r->functions;
     size_t fi = functions ? cg_fn_record(p, leaf.fl, leaf.fn, leaf.ob) : 0;
     if ((rc = add_self(r, leaf, fi, leaf.fl, v)) < 0)
         return rc;
@@ -391,16 +393,16 @@ static void callgrind_values(const reader_t *r, const int64_t *values,
  * loops over its functions and locations do not read, once read_tables has
  * their names: freed before them, so that the tables they grow can use
  * their room. */
-static void free_before_functions(profile_t *taken)
+static void free_before_functions(profile_t *pr)
 {
-    free(taken->function);
-    taken->function = NULL;
+    free(pr->function);
+    pr->function = NULL;
 }
 
 /* Those that the locations' loop does not read. */
-static void free_before_locations(profile_t *taken)
+static void free_before_locations(profile_t *pr)
 {
-    pf_callgrind_t *cg = &taken->callgrind;
+    pf_callgrind_t *cg = &pr->callgrind;
     free(cg->calls_out);
     free(cg->calls_in);
     free(cg->called);
@@ -411,9 +413,8 @@ static void free_before_locations(profile_t *taken)
 }
 
 /* The rest of a callgrind profile: its functions in order, with their
- * objects and calls; its locations; its totals. taken: pr itself, given
- * up to the tables, which free what they have read of it. */
-static int add_callgrind(reader_t *r, profile_t *taken)
+ * objects and calls; its locations; its totals. */
+static int add_callgrind(reader_t *r)
 {
     cg_profile_t *p = r->p;
     const profile_t *pr = r->pr;
@@ -439,8 +440,8 @@ static int add_callgrind(reader_t *r, profile_t *taken)
             cu_strdup(cg->zk_table[i].text), cg->zk_table[i].file_end};
     }
 
-    free_before_functions(taken);
-    int functions = cg_keeps_functions(p);
+    free_before_functions(r->pr);
+    int functions = r->functions;
     if (functions)
         r->fn_record = cu_calloc(pr->nfunction + 1, sizeof *r->fn_record);
     for (size_t i = 0; functions && !rc && i < pr->nfunction; i++) {
@@ -456,7 +457,7 @@ static int add_callgrind(reader_t *r, profile_t *taken)
             break;
         p->fn_called[f] |= cg->called[i];
     }
-    free_before_locations(taken);
+    free_before_locations(r->pr);
     for (size_t li = 0; !rc && li < pr->nlocation; li++) {
         frame_t leaf = frame_of(r, li, 0);
         size_t fi = functions
@@ -490,7 +491,9 @@ static int add_profile(cg_profile_t *p, const char *name, profile_t *pr,
     r.pr = pr;
     r.callgrind = pr->callgrind.nfiles > 0;
     r.moved = moved;
-    int rc = r.callgrind ? add_callgrind(&r, pr) : add_pprof(&r);
+    r.functions = cg_keeps_functions(p);
+    r.lines = cg_keeps_lines(p);
+    int rc = r.callgrind ? add_callgrind(&r) : add_pprof(&r);
     free(r.fn_name);
     free(r.fn_file);
     free(r.map_ob);
