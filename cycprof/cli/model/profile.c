@@ -35,6 +35,7 @@ void pf_free(profile_t *p)
     free(p->callgrind.creator);
     free(p->callgrind.deterministic);
     free(p->callgrind.function_object);
+    free(p->callgrind.location_mapping);
     free(p->callgrind.self);
     free(p->callgrind.location_file);
     free(p->callgrind.calls_out);

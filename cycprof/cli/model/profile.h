@@ -30,8 +30,9 @@
  *     `events:` line (or the sample types the profile was given before);
  *   - samples: none, for a callgrind file has no stacks; its self costs
  *     are those of its locations (callgrind.self below), one per
- *     (object, function, line): the location's mapping the object (ob=)
- *     and its one line the function and line number (in the function's
+ *     (object, function, line): the location's mapping the object (ob=,
+ *     callgrind.location_mapping: no pf_location_t records are kept,
+ *     pf_location_at makes them) and its one line the function and line number (in the function's
  *     file but for callgrind.location_file); locations and lines share
  *     their index, in the order the file first gives each a cost (a cost
  *     line of zeros included); a reader told that the command's rows
@@ -142,6 +143,11 @@ typedef struct pf_callgrind {
     /* Per function: the mapping (object, ob=) of the first fn= or fi=/fe=
      * that named it, or PF_NO_MAPPING for a function only called (cfn=). */
     uint32_t *function_object;
+    /* Per location: its mapping (the object, ob=), or PF_NO_MAPPING.
+     * A callgrind profile keeps no pf_location_t records (location is
+     * NULL): location i is line i, at no address, with id i + 1, and
+     * pf_location_at gives it as a record. */
+    uint32_t *location_mapping;
     /* Per location, one value per sample type: its self cost, summed
      * over the file's cost lines (the profile has no samples). */
     int64_t *self;
@@ -213,6 +219,17 @@ void pf_free(profile_t *p);
 static inline const char *pf_str(const profile_t *p, uint32_t i)
 {
     return p->strings.str[p->string[i]];
+}
+
+/* Location i (i < nlocation) as a record, also for a callgrind profile,
+ * which keeps only each location's mapping. */
+static inline pf_location_t pf_location_at(const profile_t *p, size_t i)
+{
+    if (p->location)
+        return p->location[i];
+    return (pf_location_t){.id = i + 1,
+                           .mapping = p->callgrind.location_mapping[i],
+                           .nline = 1, .line = (uint32_t)i};
 }
 
 /* Value i of sample_value or callgrind.call_value of a profile read from

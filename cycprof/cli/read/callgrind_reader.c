@@ -263,7 +263,7 @@ static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
     for (i = hx_home(&r->locs, h); (s = r->locs.slot[i]) != 0;
          i = hx_next(&r->locs, i)) {
         size_t k = hx_entry(s);
-        if (hx_tag_is(s, h) && pr->location[k].mapping == m &&
+        if (hx_tag_is(s, h) && cg->location_mapping[k] == m &&
             pr->lines[k].function == f && pr->lines[k].line == line &&
             location_file(pr, k) == fl)
             return (uint64_t *)(cg->self + k * nev);
@@ -274,7 +274,8 @@ static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
         if (!nc || nc > UINT32_MAX / (nev + 1))
             cu_oom();   /* the model's indices are 32 bits */
         cg->self = cu_realloc(cg->self, nc * nev * 8);
-        pr->location = cu_realloc(pr->location, nc * sizeof *pr->location);
+        cg->location_mapping = cu_realloc(cg->location_mapping,
+                                          nc * sizeof *cg->location_mapping);
         pr->lines = cu_realloc(pr->lines, nc * sizeof *pr->lines);
         if (cg->location_file)
             cg->location_file = cu_realloc(cg->location_file,
@@ -290,8 +291,7 @@ static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
     if (cg->location_file)
         cg->location_file[n] = fl;
     memset(cg->self + n * nev, 0, nev * 8);
-    pr->location[n] = (pf_location_t){.id = n + 1, .mapping = m,
-                                      .nline = 1, .line = (uint32_t)n};
+    cg->location_mapping[n] = m;
     pr->lines[n] = (pf_line_t){.function = f, .line = line};
     pr->nlocation = pr->nlines = n + 1;
     return (uint64_t *)(cg->self + n * nev);

@@ -34,7 +34,9 @@ typedef struct reader {
     size_t errlen;
     uint32_t *fn_name, *fn_file;  /* per function */
     uint32_t *map_ob;             /* per mapping */
-    uint32_t *loc_ob, *loc_addr;  /* per location; loc_addr: "0x..." name */
+    uint32_t *loc_ob;             /* per location */
+    uint32_t *loc_addr;           /* per location, "0x..." names: NULL
+                                   * while every location has lines */
     int col[CG_MAX_EVENTS];       /* event of the k-th count-like type */
     size_t type_of[CG_MAX_EVENTS];/* its sample type index */
     size_t ncol;
@@ -208,18 +210,19 @@ static int read_tables(reader_t *r)
             has |= CG_LACKS_OBJECT;
     }
     r->loc_ob = cu_calloc(pr->nlocation + 1, sizeof *r->loc_ob);
-    r->loc_addr = cu_calloc(pr->nlocation + 1, sizeof *r->loc_addr);
     for (size_t i = 0; i < pr->nlocation; i++) {
-        const pf_location_t *l = &pr->location[i];
+        const pf_location_t l = pf_location_at(pr, i);
         r->loc_ob[i] = r->unknown_ob;
-        if (l->mapping != PF_NO_MAPPING)
-            r->loc_ob[i] = r->map_ob[l->mapping];
-        for (size_t j = 0; j < l->nline; j++)
-            if (pr->lines[l->line + j].line > 0)
+        if (l.mapping != PF_NO_MAPPING)
+            r->loc_ob[i] = r->map_ob[l.mapping];
+        for (size_t j = 0; j < l.nline; j++)
+            if (pr->lines[l.line + j].line > 0)
                 has |= CG_LACKS_LINE;
-        if (!l->nline) {
+        if (!l.nline) {
             char buf[32];
-            snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
+            if (!r->loc_addr)
+                r->loc_addr = cu_calloc(pr->nlocation, sizeof *r->loc_addr);
+            snprintf(buf, sizeof buf, "0x%" PRIx64, l.address);
             r->loc_addr[i] = intern(&r->p->names, buf);
         }
     }
@@ -232,10 +235,12 @@ static int read_tables(reader_t *r)
  * is one frame named by its address. */
 static frame_t frame_of(const reader_t *r, size_t li, size_t j)
 {
-    const pf_location_t *l = &r->pr->location[li];
-    frame_t f = {r->unknown_file, r->loc_addr[li], r->loc_ob[li], 0};
-    if (l->nline) {
-        const pf_line_t *ln = &r->pr->lines[l->line + j];
+    const pf_location_t l = pf_location_at(r->pr, li);
+    frame_t f = {r->unknown_file, 0, r->loc_ob[li], 0};
+    if (!l.nline) {
+        f.fn = r->loc_addr[li];
+    } else {
+        const pf_line_t *ln = &r->pr->lines[l.line + j];
         f.fl = r->fn_file[ln->function];
         f.fn = r->fn_name[ln->function];
         f.line = ln->line <= 0                  ? 0
@@ -460,8 +465,7 @@ static int add_callgrind(reader_t *r)
     free_before_locations(r->pr);
     for (size_t li = 0; !rc && li < pr->nlocation; li++) {
         frame_t leaf = frame_of(r, li, 0);
-        size_t fi = functions
-            ? r->fn_record[pr->lines[pr->location[li].line].function] : 0;
+        size_t fi = functions ? r->fn_record[pr->lines[li].function] : 0;
         callgrind_values(r, cg->self, li * pr->nsample_type, v);
         rc = add_self(r, leaf, fi,
                       cg->location_file ? str_id(r, cg->location_file[li])
