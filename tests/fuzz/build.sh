@@ -11,7 +11,7 @@ protoc-c --proto_path="$src/proto" --c_out="$out" "$src/proto/profile.proto"
 flags="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$out -I$src/cli"
 common="$src/cli/util/cmdutil.c $src/cli/model/intern.c $src/cli/model/hash_index.c $src/cli/model/tuplemap.c $src/cli/model/event_names.c"
 clang $flags -o "$out/fuzz_callgrind" "$here/fuzz_callgrind.c" $common \
-    "$src/cli/read/callgrind_reader.c" "$src/cli/read/profile_costs.c" \
+    "$src/cli/read/callgrind_reader.c" "$src/cli/read/name_ids.c" "$src/cli/read/profile_costs.c" \
     "$src/cli/read/pprof_reader.c" "$src/cli/read/pb_fields.c" \
     "$src/cli/read/stacks_reader.c" "$src/cli/util/line_reader.c" \
     "$src/cli/model/profile.c" "$src/cli/model/cost_tables.c" \

@@ -6,6 +6,7 @@
 #include "model/cost_tables.h"
 #include "model/hash_index.h"
 #include "model/tuplemap.h"
+#include "read/name_ids.h"
 #include "util/cmdutil.h"
 
 #include <errno.h>
@@ -32,7 +33,7 @@ struct cg_reader {
 /* Name compression contexts: "(id) name" defines, "(id)" refers back.
  * fl/fi/fe/cfi/cfl/jfi share the file table, fn/cfn/jfn the function table,
  * ob/cob the object table (as in callgrind's writer). */
-enum { CTX_FILE, CTX_FN, CTX_OB };
+enum { CTX_FILE, CTX_FN, CTX_OB };   /* name_ids' NAME_IDS_TABLES */
 
 #define INDEX_MIN_BITS 10   /* the functions' and locations' indices */
 
@@ -46,9 +47,7 @@ typedef struct parser {
     char *err;
     size_t errlen;
 
-    tuplemap_t comp;        /* (ctx, id) -> index into comp_val */
-    uint32_t *comp_val;
-    size_t comp_cap;
+    name_ids_t names;       /* name compression: (ctx, id) -> string */
 
     int have_events;        /* an events: line was seen in this part */
     int colmap[CG_MAX_EVENTS]; /* column of this part -> sample type */
@@ -336,21 +335,15 @@ static int resolve(parser_t *ps, int ctx, const char *s, uint32_t *out)
         if (*c >= '0' && *c <= '9' && lex_u64(&c, &id) == 0 && *c == ')' &&
             id <= UINT32_MAX) {
             const char *rest = skip_ws(c + 1);
-            int added;
-            size_t i = tuplemap_get(&ps->comp, (uint32_t)ctx, (uint32_t)id, 0,
-                                    0, &added);
-            if (added)
-                cu_grow(&ps->comp_val, &ps->comp_cap, ps->comp.n,
-                        sizeof *ps->comp_val);
             if (*rest) {
-                ps->comp_val[i] = str_id(ps->r, rest);
-            } else if (added) {
+                *out = str_id(ps->r, rest);
+                name_ids_define(&ps->names, ctx, (uint32_t)id, *out);
+            } else if (name_ids_find(&ps->names, ctx, (uint32_t)id, out) < 0) {
                 static const char *const what[] = {"file", "function",
                                                    "object"};
                 return fail(ps, "%s name (%llu) used before it is defined",
                             what[ctx], (unsigned long long)id);
             }
-            *out = ps->comp_val[i];
             return 0;
         }
         /* Not a compression prefix, e.g. "(below main)": a literal name. */
@@ -766,7 +759,7 @@ int cg_read_stream(cg_reader_t *r, const char *name, FILE *f, char *err,
     ps.name = name;
     ps.err = err;
     ps.errlen = errlen;
-    tuplemap_init(&ps.comp);
+    name_ids_init(&ps.names);
     ps.npos = 1;
     ps.pos_kind[0] = POS_LINE;
     ps.ob = str_id(r, "");
@@ -800,8 +793,7 @@ int cg_read_stream(cg_reader_t *r, const char *name, FILE *f, char *err,
         r->pr->callgrind.zk_table[r->pr->callgrind.zk_table_lines - 1]
             .file_end = 1;
     free(line);
-    tuplemap_free(&ps.comp);
-    free(ps.comp_val);
+    name_ids_free(&ps.names);
     return rc;
 }
 
