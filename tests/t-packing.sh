@@ -32,6 +32,12 @@ log = open(b + ".packed.log").read()
 m = re.search(r"(\d+) contexts packed, (\d+) unpacked again", log)
 C.true(m and int(m.group(1)) > 0 and int(m.group(2)) > 0,
        "%s: with --pack-cold-counters=1 no context was packed and unpacked again (%s)" % (label, m and m.group(0)))
+# Contexts with equal counts share a packed copy (cp_packed.c): fewer
+# copies in use than contexts.
+m = re.search(r"(\d+) distinct copies in use", log)
+n = re.search(r"cycprof: (\d+) contexts,", log)
+C.true(m and n and 0 < int(m.group(1)) < int(n.group(1)),
+       "%s: packed copies not shared (%s of %s contexts)" % (label, m and m.group(1), n and n.group(1)))
 r = parse_callgrind(b + ".packed")
 C.eq("%s: packed: sum of self costs vs lackey" % label, want, r.self_total)
 C.eq("%s: packed: tool log total vs lackey" % label, want, refs_total(b + ".packed.log"))

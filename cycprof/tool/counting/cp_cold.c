@@ -44,8 +44,8 @@ static void remember_unpacked(Context* ctx)
 }
 
 /* A dense array has a hidden word before it: the packed copy it was
- * unpacked from, which packing it again overwrites when the new copy
- * fits (most do: counts grow slowly), rather than leaving it unused. */
+ * unpacked from, whose user it stays until packing it again (or zeroing
+ * it) says the copy is no longer used (cp_packed.h). */
 static ULong* dense_block(const Context* ctx)
 {
    return ctx->dense - 1;
@@ -61,7 +61,8 @@ static void pack(Context* ctx)
    UChar* copy;
    cp_owner_note_len(owner_of(ctx), ctx->dense_len);
    copy = cp_packed_encode(ctx->dense, ctx->dense_len, old_copy(ctx));
-   /* Written in place of an old copy, it may be the one decoded last. */
+   /* Made where a copy no longer used was, it may be where the one
+    * decoded last was. */
    if (copy == view_of) view_of = NULL;
    ctx->packed = copy;
    ctx->dense_len = 0;
@@ -166,8 +167,8 @@ const ULong* cp_cold_view(const Context* ctx, UInt* len)
 void cp_cold_zero(Context* ctx)
 {
    if (ctx->is_packed) {
-      cp_packed_zero(ctx->packed);
-      if (view_of == ctx->packed) view_of = NULL;
+      ctx->packed = cp_packed_zeroed(ctx->packed);
+      view_of = NULL;
    } else if (ctx->dense) {
       VG_(memset)(ctx->dense, 0, ctx->dense_len * sizeof(ULong));
    }
@@ -178,4 +179,5 @@ void cp_cold_stats(ColdStats* s)
    *s = stats;
    s->packed_bytes = cp_packed_bytes();
    s->released_bytes = cp_packed_released_bytes();
+   s->copies = cp_packed_copies();
 }

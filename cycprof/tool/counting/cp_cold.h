@@ -33,7 +33,8 @@ void cp_cold_zero(Context* ctx);
 /* For --stats=yes. */
 typedef struct {
    ULong sweeps, packed, unpacked;
-   ULong packed_bytes, released_bytes;
+   ULong packed_bytes, released_bytes, copies;   /* copies: distinct,
+                                                   * in use */
 } ColdStats;
 void cp_cold_stats(ColdStats* s);
 

@@ -8,21 +8,39 @@
 #include "cp_packed.h"
 
 /* Copies are bump-allocated without headers: a malloc block's overhead
- * would be as large as the typical copy. */
+ * would be as large as the typical copy.  Each has one byte before it,
+ * the number of contexts that use it. */
 #define CHUNK_BYTES (4 * 1024 * 1024)
+/* A copy used this many times stays to the end: its count no longer
+ * changes. */
+#define USERS_FOREVER 255
 
 static UChar* chunk_next;
 static SizeT  chunk_left;
 static SizeT  total_bytes, released_bytes;
 
-/* Released copies by size, for copies of that size to come: linked
- * through their first bytes (copies too small to hold the link are
- * lost).  Sizes are small: a copy is about a tenth of its counters. */
+/* Released blocks (a copy and its count byte) by size, for blocks of that
+ * size to come: linked through their first bytes (blocks too small to
+ * hold the link are lost).  Sizes are small: a copy is about a tenth of
+ * its counters. */
 #define REUSE_SIZES 256
 static UChar* released[REUSE_SIZES];
 
 static UChar* scratch;          /* encoding buffer, worst case sized */
 static SizeT  scratch_capacity;
+
+/* Every copy in use, by its bytes: open addressing, linear probing, at
+ * most half full counting the slots of copies gone.  Not a WordMap
+ * (cp_wordmap.h): the key is the bytes a slot points to, and a copy leaves
+ * the table when its last user does.  A slot holds the copy's address
+ * with 16 bits of its hash above it, so that a probe reads no other copy
+ * but one that likely matches; a copy gone leaves a mark (GONE) that
+ * probes pass and a new copy may take, until the table is rebuilt. */
+#define GONE        ((UWord)1)
+#define TAG_SHIFT   48
+#define ADDR_MASK   (((UWord)1 << TAG_SHIFT) - 1)
+static UWord* copies;
+static SizeT  copy_slots, n_copies, n_gone;
 
 static UChar* put_varint(UChar* p, ULong v)
 {
@@ -96,12 +114,12 @@ static UChar* bump(SizeT size)
    return p;
 }
 
-static void release(UChar* copy, SizeT size)
+static void release(UChar* block, SizeT size)
 {
    released_bytes += size;
    if (size >= sizeof(UChar*) && size < REUSE_SIZES) {
-      VG_(memcpy)(copy, &released[size], sizeof(UChar*));
-      released[size] = copy;
+      VG_(memcpy)(block, &released[size], sizeof(UChar*));
+      released[size] = block;
    }
 }
 
@@ -114,11 +132,131 @@ static SizeT packed_size(const UChar* packed)
    return p - packed;
 }
 
+static ULong hash_bytes(const UChar* bytes, SizeT size)
+{
+   ULong h = 0xcbf29ce484222325ULL;   /* FNV-1a, then a multiply that
+                                       * carries it to the top bits */
+   SizeT i;
+   for (i = 0; i < size; i++) h = (h ^ bytes[i]) * 0x100000001b3ULL;
+   return h * 0x9e3779b97f4a7c15ULL;
+}
+
+static SizeT home_of(ULong hash)
+{
+   return (SizeT)(hash >> 20) & (copy_slots - 1);
+}
+
+static UWord tag_of(ULong hash)
+{
+   return (UWord)(hash >> TAG_SHIFT) << TAG_SHIFT;
+}
+
+static UChar* copy_in(UWord slot)
+{
+   return (UChar*)(slot & ADDR_MASK);
+}
+
+/* The copy equal to bytes[0 .. size) (hash its hash), or NULL with
+ * *free_slot where it would go.  The encoding ends itself, so a copy that
+ * differs differs within its own bytes: comparing reads no further. */
+static UChar* find_copy(const UChar* bytes, SizeT size, ULong hash,
+                        SizeT* free_slot)
+{
+   SizeT i = home_of(hash), first_gone = copy_slots;
+   UWord tag = tag_of(hash);
+   for (;; i = (i + 1) & (copy_slots - 1)) {
+      UWord slot = copies[i];
+      if (slot == 0) {
+         *free_slot = first_gone < copy_slots ? first_gone : i;
+         return NULL;
+      }
+      if (slot == GONE) {
+         if (first_gone == copy_slots) first_gone = i;
+      } else if ((slot & ~ADDR_MASK) == tag
+                 && VG_(memcmp)(copy_in(slot), bytes, size) == 0) {
+         return copy_in(slot);
+      }
+   }
+}
+
+static void put_copy(SizeT i, UChar* copy, ULong hash)
+{
+   tl_assert(((UWord)copy & ~ADDR_MASK) == 0);
+   if (copies[i] == GONE) n_gone--;
+   copies[i] = tag_of(hash) | (UWord)copy;
+   n_copies++;
+}
+
+/* Rebuilt without the marks of copies gone, twice as large when the
+ * copies in use take more than a quarter of it. */
+static void rebuild_copies(void)
+{
+   UWord* old = copies;
+   SizeT old_slots = copy_slots, i, at;
+   if (!old_slots) copy_slots = 4096;
+   else if (4 * n_copies > old_slots) copy_slots = 2 * old_slots;
+   copies = cp_heap_realloc("cp.packed.copies", NULL,
+                            copy_slots * sizeof(UWord));
+   VG_(memset)(copies, 0, copy_slots * sizeof(UWord));
+   n_copies = n_gone = 0;
+   for (i = 0; i < old_slots; i++) {
+      if (old[i] > GONE) {
+         UChar* copy = copy_in(old[i]);
+         ULong hash = hash_bytes(copy, packed_size(copy));
+         if (!find_copy(copy, packed_size(copy), hash, &at))
+            put_copy(at, copy, hash);
+      }
+   }
+   if (old) cp_heap_free(old);
+}
+
+/* Takes copy (size bytes) out of the table, leaving a mark. */
+static void forget(const UChar* copy, SizeT size)
+{
+   SizeT i = home_of(hash_bytes(copy, size));
+   while (copy_in(copies[i]) != copy || copies[i] == GONE)
+      i = (i + 1) & (copy_slots - 1);
+   copies[i] = GONE;
+   n_copies--;
+   n_gone++;
+}
+
+/* One user fewer for copy; the last one gives its block back. */
+static void drop_user(UChar* copy)
+{
+   SizeT size;
+   if (copy[-1] == USERS_FOREVER) return;
+   if (--copy[-1] > 0) return;
+   size = packed_size(copy);
+   forget(copy, size);
+   release(copy - 1, size + 1);
+}
+
+/* The copy of bytes[0 .. size) in use, with one user more, or a new one;
+ * then old (NULL: none) has one user fewer. */
+static UChar* share(const UChar* bytes, SizeT size, UChar* old)
+{
+   ULong hash = hash_bytes(bytes, size);
+   SizeT at;
+   UChar* copy;
+   if (2 * (n_copies + n_gone + 1) > copy_slots) rebuild_copies();
+   copy = find_copy(bytes, size, hash, &at);
+   if (copy) {
+      if (copy[-1] < USERS_FOREVER) copy[-1]++;
+   } else {
+      copy = bump(size + 1) + 1;
+      copy[-1] = 1;
+      VG_(memcpy)(copy, bytes, size);
+      put_copy(at, copy, hash);
+   }
+   if (old) drop_user(old);
+   return copy;
+}
+
 UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
 {
-   SizeT worst = 3 * 10 + (SizeT)len * 20, size, old_size;
+   SizeT worst = 3 * 10 + (SizeT)len * 20;
    UChar* p;
-   UChar* copy;
    UInt i, n_nonzero = 0, gap = 0;
    if (worst > scratch_capacity) {
       scratch_capacity = worst > 4096 ? worst : 4096;
@@ -135,19 +273,7 @@ UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
       p = put_counter(p, gap, dense[i]);
       gap = 0;
    }
-   size = p - scratch;
-   old_size = old ? packed_size(old) : 0;
-   if (old && old_size >= size) {
-      /* What the new copy leaves of the old one is lost: it is little,
-       * counts grow slowly. */
-      released_bytes += old_size - size;
-      copy = old;
-   } else {
-      if (old) release(old, old_size);
-      copy = bump(size);
-   }
-   VG_(memcpy)(copy, scratch, size);
-   return copy;
+   return share(scratch, p - scratch, old);
 }
 
 UInt cp_packed_len(const UChar* packed)
@@ -179,15 +305,13 @@ void cp_packed_decode(const UChar* packed, ULong* dense)
    }
 }
 
-/* The count of nonzero counters follows the length: a zero there ends
- * the copy whatever came after. */
-void cp_packed_zero(UChar* packed)
+UChar* cp_packed_zeroed(UChar* packed)
 {
-   ULong len;
-   UChar* count = (UChar*)get_varint(packed, &len);
-   *count = 0;
+   UChar zeros[2 * 10];
+   UChar* p = put_varint(zeros, cp_packed_len(packed));
+   p = put_varint(p, 0);
+   return share(zeros, p - zeros, packed);
 }
-
 
 SizeT cp_packed_bytes(void)
 {
@@ -197,4 +321,9 @@ SizeT cp_packed_bytes(void)
 SizeT cp_packed_released_bytes(void)
 {
    return released_bytes;
+}
+
+SizeT cp_packed_copies(void)
+{
+   return n_copies;
 }

@@ -6,15 +6,21 @@
  * each, 63 of them nonzero, mostly small).  Packed, they take about a
  * tenth: the length and the number of nonzero counters as LEB128
  * varints, then per nonzero counter the zeros before it and its value,
- * in one byte when both are small (cp_packed.c). */
+ * in one byte when both are small (cp_packed.c).  Contexts whose counts
+ * are equal share one copy (cc1plus: 4.0 M packed contexts, 500,000
+ * copies). */
 #ifndef CP_PACKED_H
 #define CP_PACKED_H
 
 #include "pub_tool_basics.h"
 
-/* A packed copy of dense[0 .. len), in memory that lives until exit:
- * in place of old (a copy no longer used, or NULL) when it fits there,
- * else new (and old is released, for copies of its size to come). */
+/* Copies are shared: contexts whose counters are equal use one copy,
+ * which must not change while they do.  A context that drops its copy
+ * (to unpack and pack again, or to zero it) says so through old, and the
+ * last user's drop gives the copy's memory back for copies of its size. */
+
+/* A packed copy of dense[0 .. len), the one in use if there is one; old
+ * (the copy it replaces, or NULL) has one user fewer. */
 UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old);
 /* The len it was packed from. */
 UInt   cp_packed_len(const UChar* packed);
@@ -22,11 +28,14 @@ UInt   cp_packed_len(const UChar* packed);
 UInt   cp_packed_nonzero(const UChar* packed);
 /* Writes all cp_packed_len(packed) counters to dense. */
 void   cp_packed_decode(const UChar* packed, ULong* dense);
-/* Makes every counter of a packed copy zero, in place. */
-void   cp_packed_zero(UChar* packed);
+/* A copy of packed's length with every counter zero, for packed's user
+ * (which it has no longer). */
+UChar* cp_packed_zeroed(UChar* packed);
 
-/* Bytes taken by packed copies, and of those the released ones. */
+/* Bytes taken by packed copies, and of those the released ones; how many
+ * distinct copies are in use. */
 SizeT  cp_packed_bytes(void);
 SizeT  cp_packed_released_bytes(void);
+SizeT  cp_packed_copies(void);
 
 #endif

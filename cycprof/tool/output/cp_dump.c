@@ -156,8 +156,9 @@ static void report_memory(void)
              cp_counters_bytes(), m.edge_table_bytes);
    cp_cold_stats(&cold);
    VG_(dmsg)("cycprof: packed counters: %llu bytes (%llu released), %llu "
-             "contexts packed, %llu unpacked again, in %llu sweeps\n",
-             cold.packed_bytes, cold.released_bytes, cold.packed,
+             "distinct copies in use, %llu contexts packed, %llu unpacked "
+             "again, in %llu sweeps\n",
+             cold.packed_bytes, cold.released_bytes, cold.copies, cold.packed,
              cold.unpacked, cold.sweeps);
    if (n)
       VG_(dmsg)("cycprof: memory per context: records %llu, dense %llu, "
