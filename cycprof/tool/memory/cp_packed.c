@@ -200,12 +200,15 @@ static void rebuild_copies(void)
                             copy_slots * sizeof(UWord));
    VG_(memset)(copies, 0, copy_slots * sizeof(UWord));
    n_copies = n_gone = 0;
+   /* The copies are distinct and the new table has no marks: each goes
+    * to the first empty slot from its home, with no compare. */
    for (i = 0; i < old_slots; i++) {
       if (old[i] > GONE) {
          UChar* copy = copy_in(old[i]);
          ULong hash = hash_bytes(copy, packed_size(copy));
-         if (!find_copy(copy, packed_size(copy), hash, &at))
-            put_copy(at, copy, hash);
+         for (at = home_of(hash); copies[at]; at = (at + 1) & (copy_slots - 1))
+            ;
+         put_copy(at, copy, hash);
       }
    }
    if (old) cp_heap_free(old);
@@ -215,7 +218,7 @@ static void rebuild_copies(void)
 static void forget(const UChar* copy, SizeT size)
 {
    SizeT i = home_of(hash_bytes(copy, size));
-   while (copy_in(copies[i]) != copy || copies[i] == GONE)
+   while (copy_in(copies[i]) != copy)   /* a mark holds no address */
       i = (i + 1) & (copy_slots - 1);
    copies[i] = GONE;
    n_copies--;
@@ -238,7 +241,7 @@ static void drop_user(UChar* copy)
 static UChar* share(const UChar* bytes, SizeT size, UChar* old)
 {
    ULong hash = hash_bytes(bytes, size);
-   SizeT at;
+   SizeT at = 0;   /* set by find_copy when it finds none */
    UChar* copy;
    if (4 * (n_copies + n_gone + 1) > 3 * copy_slots) rebuild_copies();
    copy = find_copy(bytes, size, hash, &at);
