@@ -28,36 +28,37 @@
  * A callgrind-format file (callgrind_reader.h) fills the same tables:
  *   - sample types: its events ("Ir"/"count"), in the order of its first
  *     `events:` line (or the sample types the profile was given before);
- *   - samples: none, for a callgrind file has no stacks; its self costs
- *     are those of its locations (callgrind.self below), one per
- *     (object, function, line): the location's mapping the object (ob=,
+ *   - samples: none, for a callgrind file has no stacks; its self costs are
+ *     those of its locations (callgrind.self below), one per (object,
+ *     function, line): the location's mapping the object (ob=,
  *     callgrind.location_mapping: no pf_location_t records are kept,
- *     pf_location_at makes them) and its one line the function and line number (in the function's
- *     file but for callgrind.location_file); locations and lines share
- *     their index, in the order the file first gives each a cost (a cost
- *     line of zeros included); a reader told that the command's rows
- *     have no line numbers (cg_reader_no_line_numbers) keeps one per
- *     (object, function, file), line 0;
+ *     pf_location_at makes them) and its one line the function and line
+ *     number (in the function's file but for callgrind.location_file);
+ *     locations and lines share their index, in the order the file first
+ *     gives each a cost (a cost line of zeros included); a reader told that
+ *     the command's rows have no line numbers (cg_reader_no_line_numbers)
+ *     keeps one per (object, function, file), line 0;
  *   - functions: one per "file:function" as callgrind_annotate keys them
  *     (fn= in the file of fl=, fi= or fe=; name and system name both the
  *     fn= name), in the order the file first names each (fn=, cfn=, or a
  *     fi=/fe= switch in a function), and mappings one per object;
  *   - what profile.proto has no field for is in `callgrind` below: each
- *     location's self cost, each function's calls out and in (the inclusive costs of its call arcs,
- *     summed), the totals, the parts, the command, creator and
- *     deterministic mode, the object of each function, the zkVM segment
- *     table.
+ *     location's self cost, each function's calls out and in (the inclusive
+ *     costs of its call arcs, summed), the totals, the parts, the command,
+ *     creator and deterministic mode, the object of each function, the zkVM
+ *     segment table.
  * Its costs are counts up to 2^64-1: the values of such a profile (its
  * locations' and its functions' calls) are uint64_t kept in the int64_t
  * arrays, read by pf_count.
  *
  * Records refer to each other by their position in their array, resolved
- * from the file's ids when it is read; a mapping or location keeps its
- * id (a function does not: no view names one by it). Strings are the file's string table, as its indices (every
- * string field below is one; a callgrind file's table is its names, each
- * once, "" first); an index outside the table is PF_BAD_STR, so
- * that each view reports it where pprof's readers would. The bytes are kept
- * once, by the command's interner (intern.h).
+ * from the file's ids when it is read; a mapping or location keeps its id
+ * (a function does not: no view names one by it). Strings are the file's
+ * string table, as its indices (every string field below is one; a
+ * callgrind file's table is its names, each once, "" first); an index
+ * outside the table is PF_BAD_STR, so that each view reports it where
+ * pprof's readers would. The bytes are kept once, by the command's interner
+ * (intern.h).
  *
  * What protobuf-c cannot check, the reader checks as it fills the tables
  * (ids non-zero and distinct, string indices in range, mappings and

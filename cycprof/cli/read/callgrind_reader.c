@@ -283,9 +283,11 @@ static uint64_t *line_record(cg_reader_t *r, uint32_t m, uint32_t f,
     }
     if (!cg->location_file && fl != pr->function[f].filename) {
         /* The first line outside its function's file. */
-        cg->location_file = cu_malloc(r->location_cap * sizeof *cg->location_file);
+        cg->location_file =
+            cu_malloc(r->location_cap * sizeof *cg->location_file);
         for (size_t k = 0; k < n; k++)
-            cg->location_file[k] = pr->function[pr->lines[k].function].filename;
+            cg->location_file[k] =
+                pr->function[pr->lines[k].function].filename;
     }
     if (cg->location_file)
         cg->location_file[n] = fl;
