@@ -170,14 +170,15 @@ void cp_collect_thread_switch(ThreadId tid, ULong blocks_done)
  * collected since the last one: the running count goes on from there). */
 void cp_running_need(void)
 {
-   UInt id, n = cp_context_count();
+   UInt id, n = cp_context_count(), *tree;
    if (cp_running_on) return;
+   tree = cp_context_trees_by_id();
    for (id = 1; id <= n; id++) {
-      const Context* c = cp_context_by_id(id);
-      ULong self = cp_context_self_total(c);
-      *thread_slot(cp_context_tid(c)) += self;
+      ULong self = cp_context_self_total(cp_context_by_id(id));
+      *thread_slot(cp_context_trees[tree[id]].tid) += self;
       cp_running += self;
    }
+   cp_heap_free(tree);
    banked_at = cp_running;
    banked_serial = cp_context_tid(cp_cur_ctx);
    cp_running_on = True;
@@ -214,7 +215,7 @@ ULong cp_running_total(void)
 
 ULong cp_running_thread(UInt serial)
 {
-   UInt id, n;
+   UInt id, n, *tree;
    ULong sum = 0;
    if (cp_running_on) {
       bank();
@@ -223,10 +224,11 @@ ULong cp_running_thread(UInt serial)
    /* Not on (a region opened by an SP1 marker: translations cannot be
     * discarded inside a system call): the same number from the counters. */
    n = cp_context_count();
-   for (id = 1; id <= n; id++) {
-      const Context* c = cp_context_by_id(id);
-      if (cp_context_tid(c) == serial) sum += cp_context_self_total(c);
-   }
+   tree = cp_context_trees_by_id();
+   for (id = 1; id <= n; id++)
+      if (cp_context_trees[tree[id]].tid == serial)
+         sum += cp_context_self_total(cp_context_by_id(id));
+   cp_heap_free(tree);
    return sum;
 }
 

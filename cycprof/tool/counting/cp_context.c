@@ -21,7 +21,7 @@
 CpStats cp_stats;
 
 /* docs/internals/memory.md counts on it. */
-STATIC_ASSERT(sizeof(Context) == 36);
+STATIC_ASSERT(sizeof(Context) == 32);
 
 /* (parent, callsite, fn) -> context, in two tables.  Almost every key
  * leads to the context made for it, whose own fields are the key: those
@@ -111,14 +111,48 @@ ULong cp_context_calls(const Context* c)
    return ((ULong)(high ? *high : 0) << 32) | c->calls;
 }
 
-static UInt new_tree(UInt tid)
+/* Trees are made in id order, each by its first context (a root or a
+ * graft): a context's tree is the one with the greatest start at or
+ * below its root's id. */
+static void new_tree(UInt tid, UInt region, const Context* start)
 {
    cp_context_trees = cp_room_for_one("cp.ctx.trees", cp_context_trees,
                                       n_trees, &trees_capacity,
                                       sizeof(ContextTree), 16);
    cp_context_trees[n_trees].tid = tid;
-   cp_context_trees[n_trees].region = 0;
-   return n_trees++;
+   cp_context_trees[n_trees].region = region;
+   cp_context_trees[n_trees].start = start->id;
+   n_trees++;
+}
+
+UInt cp_context_tree(const Context* c)
+{
+   UInt lo = 0, hi = n_trees;
+   while (c->kind != CtxRoot) c = cp_context_at(c->parent_id);
+   while (hi - lo > 1) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (cp_context_trees[mid].start <= c->id) lo = mid;
+      else hi = mid;
+   }
+   return lo;
+}
+
+UInt* cp_context_trees_by_id(void)
+{
+   UInt id, n = cp_context_count(), tree = 0;
+   UInt* of = cp_heap_malloc("cp.ctx.treeof", (n + 1) * sizeof(UInt));
+   of[0] = 0;
+   for (id = 1; id <= n; id++) {
+      const Context* c = cp_context_at(id);
+      if (c->kind != CtxRoot) {
+         of[id] = of[c->parent_id];   /* parents come first */
+         continue;
+      }
+      while (tree + 1 < n_trees && cp_context_trees[tree + 1].start <= id)
+         tree++;
+      of[id] = tree;
+   }
+   return of;
 }
 
 static void fix_owner(UInt fn_id, Addr fn)
@@ -137,14 +171,14 @@ static void fix_owner(UInt fn_id, Addr fn)
 }
 
 static Context* new_context(Context* parent, UInt site_id, UInt fn_id,
-                            CtxKind kind, UInt root_tid)
+                            CtxKind kind)
 {
    Context* c = cp_context_store_next();
    c->parent_id = parent ? parent->id : 0;
    c->site_id = site_id;
    c->fn_id = fn_id;
    c->kind = kind;
-   c->tree = parent ? parent->tree : new_tree(root_tid);
+   c->in_region = parent ? parent->in_region : 0;
    fix_owner(c->fn_id, cp_interned(&cp_context_fns, fn_id));
    new_context_step(c);
    return c;
@@ -153,15 +187,18 @@ static Context* new_context(Context* parent, UInt site_id, UInt fn_id,
 Context* cp_context_root(UInt tid)
 {
    /* Interned index 0 is address 0: no call site, no function. */
-   return new_context(NULL, 0, 0, CtxRoot, tid);
+   Context* r = new_context(NULL, 0, 0, CtxRoot);
+   new_tree(tid, 0, r);
+   return r;
 }
 
 Context* cp_context_graft(Context* from, UInt region)
 {
-   Context* g = new_context(from, 0, 0, CtxRoot, 0);
+   UInt tid = cp_context_tid(from);
+   Context* g = new_context(from, 0, 0, CtxRoot);
    /* A tree of its own, for its region set; it has no child yet. */
-   g->tree = new_tree(cp_context_tid(from));
-   cp_context_trees[g->tree].region = region;
+   new_tree(tid, region, g);
+   g->in_region = region != 0;
    return g;
 }
 
@@ -215,7 +252,7 @@ static Context* folded_context(Context* parent, UInt site_id, UInt fn_id)
       if (c->fn_id == fn_id) return c;
       if (!c->reentry) break;
    }
-   c = new_context(parent, site_id, fn_id, CtxCall, 0);
+   c = new_context(parent, site_id, fn_id, CtxCall);
    c->reentry = True;
    return c;
 }
@@ -240,7 +277,7 @@ Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
        && cp_context_active_in_chain(parent, fn_id))
       to = folded_context(parent, site_id, fn_id);
    else
-      to = new_context(parent, site_id, fn_id, kind, 0);
+      to = new_context(parent, site_id, fn_id, kind);
    if (to->parent_id == parent->id && to->site_id == site_id
        && to->fn_id == fn_id)
       cp_children_add(to);

@@ -129,8 +129,15 @@ extern Interner  cp_context_fns, cp_context_sites;
 typedef struct {
    UInt tid;      /* thread serial */
    UInt region;   /* region set of the tree (cp_regions.h), 0: none */
+   UInt start;    /* id of its root or graft, its first context */
 } ContextTree;
 extern ContextTree* cp_context_trees;
+/* The tree c is in: its root's or graft's, found by walking up to it
+ * (the frames since the root, or since the region opened). */
+UInt        cp_context_tree(const Context* c);
+/* Every context's tree, [id] for ids 1 to cp_context_count(), for a walk
+ * over all contexts; the caller frees it (cp_heap_free). */
+UInt*       cp_context_trees_by_id(void);
 
 static inline Context* cp_context_parent(const Context* c)
 {
@@ -184,12 +191,12 @@ ULong       cp_context_calls(const Context* c);
 
 static inline UInt cp_context_tid(const Context* c)
 {
-   return cp_context_trees[c->tree].tid;
+   return cp_context_trees[cp_context_tree(c)].tid;
 }
 
 static inline UInt cp_context_region(const Context* c)
 {
-   return cp_context_trees[c->tree].region;
+   return c->in_region ? cp_context_trees[cp_context_tree(c)].region : 0;
 }
 
 #endif

@@ -19,8 +19,9 @@ Context* cp_context_store_next(void)
       cp_context_chunks = cp_room_for_one("cp.ctx.chunks", cp_context_chunks,
                                           n_chunks, &chunks_capacity,
                                           sizeof(Context*), 64);
+      /* On a cache line: no context straddles two. */
       cp_context_chunks[n_chunks++] =
-         cp_hugemem_carve(CHUNK_CONTEXTS * sizeof(Context));
+         cp_hugemem_carve_at(CHUNK_CONTEXTS * sizeof(Context), 64);
    }
    c = &cp_context_chunks[id >> CHUNK_SHIFT][id & (CHUNK_CONTEXTS - 1)];
    c->id = ++n_contexts;

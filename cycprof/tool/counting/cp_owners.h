@@ -45,10 +45,10 @@ static inline void cp_owner_run(const Owner* o, UInt pos, UInt* first,
    *end = cp_owner_run_end(o, pos);
 }
 
-/* A context's dense_len has 24 bits (cp_types.h).  Superblocks that
+/* A context's dense_len has 23 bits (cp_types.h).  Superblocks that
  * would take a function past that get an owner of their own, which no
  * frame uses: they count through the contexts' cost-center tables. */
-#define CP_OWNER_MAX_COUNTERS ((1u << 24) - 1)
+#define CP_OWNER_MAX_COUNTERS ((1u << 23) - 1)
 
 void         cp_owners_init(void);
 /* The owner id of function fn (an entry address, or 0 for a thread's

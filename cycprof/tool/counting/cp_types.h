@@ -111,11 +111,12 @@ typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
 /* A calling context: the chain of active calls from a thread's root.
  * There are millions in a big program (cc1plus: 4 M), so every byte
- * counts: 36 in all.  What is the same for many contexts is in small
- * tables by a 32-bit index: the parent (by its id), the frame's function,
- * the call site and the thread and region set of the tree (cp_context.h
- * has the accessors).  The counters of superblocks fn does not own are in a
- * table off the context (cp_context.c), which few contexts have. */
+ * counts: 32 in all, two to a cache line.  What is the same for many
+ * contexts is in small tables by a 32-bit index: the parent (by its id),
+ * the frame's function and the call site.  The thread and region set are
+ * its tree's, kept once at the tree's root or graft (cp_context_tree).
+ * The counters of superblocks fn does not own are in a table off the
+ * context (cp_context.c), which few contexts have. */
 typedef struct Context {
    union {
       ULong*   dense;      /* [dense_len]: counters of superblocks fn owns,
@@ -130,10 +131,10 @@ typedef struct Context {
    UInt        id;         /* dense, creation order: parents first */
    UInt        fn_id;      /* its function (signo for signals), interned;
                             * also gives its owner (cp_context_owner) */
-   UInt        tree;       /* its root's thread and region set */
-   UInt        dense_len : 24;   /* 0 while packed; a function's counters
-                                  * are far fewer than 2^24 */
+   UInt        dense_len : 23;   /* 0 while packed: at most
+                                  * CP_OWNER_MAX_COUNTERS */
    UInt        kind : 2;   /* CtxKind */
+   UInt        in_region : 1;     /* its tree's region set is not 0 */
    /* A frame of a function already active further up the chain, entered
     * from another function (mutual recursion): see cp_context_enter. */
    UInt        reentry : 1;
@@ -145,9 +146,7 @@ typedef struct Context {
    UInt        has_foreign : 1;   /* it has a table of cost centers */
    UInt        has_children : 1;  /* a context was entered from it: until
                                    * then, entering one needs no lookup */
-} __attribute__((packed, aligned(4))) Context;
-/* Packed to 4-byte alignment: 36 bytes rather than 40 with the pointer's
- * padding (x86 and arm64 load an 8-byte word at any 4-byte boundary). */
+} Context;
 
 /* A frame of the shadow call stack. */
 typedef enum { FrameCall, FrameTrampoline, FrameSignal } FrameKind;

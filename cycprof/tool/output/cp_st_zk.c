@@ -144,7 +144,7 @@ void cp_st_zk_write_locations(OutFile* out, const StZk* z,
 }
 
 void cp_st_zk_add(StZk* z, LocationSet* s, SuperblockLocations* sl,
-                  const Context* c)
+                  const Context* c, UInt tid)
 {
    const ZkCost* cost;
    UInt kind, entry, j;
@@ -165,7 +165,7 @@ void cp_st_zk_add(StZk* z, LocationSet* s, SuperblockLocations* sl,
                                       sizeof(StZkRecord), 16);
          z->scratch[j].node = z->node[c->id];
          z->scratch[j].loc = loc;
-         z->scratch[j].tid = cp_context_tid(c);
+         z->scratch[j].tid = tid;
          z->scratch[j].cost = 0;
          z->n_scratch++;
       }

@@ -261,6 +261,7 @@ typedef struct {
    UInt* callsite_loc;   /* [context id]: callsite_location's, kept */
    UChar* foreign;       /* [context id]: RUNS_FOREIGN, HAS_COST,
                             HAS_FRAME_NODE, AT_FRAME_ENTRY */
+   UInt* tree_of;        /* [context id]: cp_context_trees_by_id's */
    UInt  n_nodes;
    UInt  sure_samples;   /* nodes certain to get a sample */
    /* [node]: the node records, kept until the granularity of the samples
@@ -795,13 +796,13 @@ static UInt node_costs(LocationSet* s, SuperblockLocations* sl,
    nc->line_samples = 0;
    for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
       Context* c = cp_context_by_id(id);
-      tid = cp_context_tid(c);
+      tid = cp_context_trees[nd->tree_of[id]].tid;
       add_context_costs(s, c, sl, nd, OwnCode, nc);
-      if (zk) cp_st_zk_add(zk, s, sl, c);
+      if (zk) cp_st_zk_add(zk, s, sl, c, tid);
    }
    for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
       Context* c = cp_context_by_id(id);
-      tid = cp_context_tid(c);
+      tid = cp_context_trees[nd->tree_of[id]].tid;
       add_context_costs(s, c, sl, nd, ForeignCode, nc);
    }
    return tid;
@@ -954,6 +955,7 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    t1 = VG_(read_millisecond_timer)();
    cpu[2] = VG_(clo_stats) ? cpu_ms() : 0;
    build_nodes(&s, &sl, &nd, &zk);
+   nd.tree_of = cp_context_trees_by_id();
    /* pprof would get them at function granularity anyway: no need to
     * write and read each line's (docs/pprof.md#huge-profiles). */
    if (cp_pprof_max_samples() > 0
@@ -1007,6 +1009,7 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    cp_heap_free(nd.next_ctx);
    cp_heap_free(nd.first_foreign);
    cp_heap_free(nd.next_foreign);
+   cp_heap_free(nd.tree_of);
    if (class_of) cp_heap_free(class_of);
    cp_st_zk_free(&zk);
    cp_st_free(&sl);
