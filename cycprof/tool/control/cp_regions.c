@@ -202,14 +202,15 @@ static Context* graft_of(UInt set, Context* below)
    RegionSet* s = set ? set_at(set) : NULL;
    UWord* known;
    Bool added;
-   if (s && s->graft_from == below->id) return cp_context_at(s->graft_id);
+   UInt below_id = cp_context_id(below);
+   if (s && s->graft_from == below_id) return cp_context_at(s->graft_id);
    if (s && s->graft_from == 0) {
       Context* g = cp_context_graft(below, set);
-      s->graft_from = below->id;
-      s->graft_id = g->id;
+      s->graft_from = below_id;
+      s->graft_id = cp_context_count();
       return g;
    }
-   known = cp_addrmap_slot(&grafts, ((UWord)below->id << 32) | set, &added);
+   known = cp_addrmap_slot(&grafts, ((UWord)below_id << 32) | set, &added);
    if (added) *known = (UWord)cp_context_graft(below, set);
    return (Context*)*known;
 }

@@ -425,11 +425,11 @@ static void switch_counters(SBInfo* sb)
    ULong* counters = NULL;
    cp_stats.context_misses++;
    /* The first miss only fills the empty cache: nothing to remember. */
-   if (sb->cache_ctx_id) {
+   if (sb->cache_ctx) {
       RecentContexts* r = &rare_state(sb)->recent;
       UInt k;
       for (k = 0; k < CP_RECENT_CONTEXTS; k++)
-         if (r->ctx_id[k] == ctx->id) {
+         if (r->ctx[k] == ctx) {
             counters = r->counters[k];
             cp_stats.recent_hits++;
             break;
@@ -437,14 +437,14 @@ static void switch_counters(SBInfo* sb)
       if (!counters) k = CP_RECENT_CONTEXTS - 1;
       /* Move to front: the evicted entry becomes the most recent. */
       for (; k > 0; k--) {
-         r->ctx_id[k] = r->ctx_id[k - 1];
+         r->ctx[k] = r->ctx[k - 1];
          r->counters[k] = r->counters[k - 1];
       }
-      r->ctx_id[0] = sb->cache_ctx_id;
+      r->ctx[0] = sb->cache_ctx;
       r->counters[0] = sb->cache_counters;
    }
    if (!counters) counters = cp_counters(ctx, sb);
-   sb->cache_ctx_id = ctx->id;
+   sb->cache_ctx = ctx;
    sb->cache_counters = counters;
 }
 
@@ -490,7 +490,7 @@ VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
       cp_context_publish(cp_cur_ctx);
    } else {
       cp_stats.foreign_blocks++;
-      if (sb->cache_ctx_id != cp_cur_ctx->id) switch_counters(sb);
+      if (sb->cache_ctx != cp_cur_ctx) switch_counters(sb);
       cp_context_lend((UWord)sb->cache_counters - sb->local * sizeof(ULong));
    }
 }

@@ -21,22 +21,20 @@ typedef struct {
 
 STATIC_ASSERT(sizeof(Bucket) == CACHE_LINE);
 
-/* The keys found last, by their hash, in front of the table: on a
- * compiler 77% of lookups find their key here (cc1plus: 34 M of 44 M),
- * and the table is far bigger than the caches.  A miss here has already
- * started loading the table's bucket. */
-#define RECENT_BITS 17
-typedef struct {
-   UInt parent_id, site_id, fn_id, ctx_id;
-} Recent;
-static Recent* recent;        /* carved: lives as long as the tool */
+/* The contexts found last, by their key's hash, in front of the table:
+ * on a compiler most lookups find their key here, and the table is far
+ * bigger than the caches.  A slot holds the context's id alone: the
+ * context holds its key, and the caller reads the context next anyway.
+ * A miss here has already started loading the table's bucket. */
+#define RECENT_BITS 19
+static UInt* recent;          /* carved: lives as long as the tool */
 
 static Bucket* buckets;
 static UWord   bucket_mask, n_entries;
 
-UWord cp_children_hash(UInt parent_id, UInt site_id, UInt fn_id)
+UWord cp_children_hash(const Context* parent, UInt site_id, UInt fn_id)
 {
-   return cp_hash_word(((UWord)parent_id << 32)
+   return cp_hash_word(((UWord)parent << 16)
                        ^ ((UWord)site_id * 0x9e3779b1u) ^ fn_id);
 }
 
@@ -57,58 +55,49 @@ void cp_children_init(void)
     * allocator would be a mapping of its own, one more line in the
     * program's /proc/self/maps from the start (cp_hugemem.h). */
    if (!recent)
-      recent = cp_hugemem_carve_aligned((1u << RECENT_BITS) * sizeof(Recent));
+      recent = cp_hugemem_carve_aligned((1u << RECENT_BITS) * sizeof(UInt));
    else
-      VG_(memset)(recent, 0, (1u << RECENT_BITS) * sizeof(Recent));
+      VG_(memset)(recent, 0, (1u << RECENT_BITS) * sizeof(UInt));
    make_buckets(1 << 8);
    n_entries = 0;
 }
 
-static Recent* recent_slot(UWord hash)
+static UInt* recent_slot(UWord hash)
 {
    return &recent[(hash >> 20) & ((1u << RECENT_BITS) - 1)];
 }
 
-static void remember(Recent* r, const Context* c)
+static Bool has_key(const Context* c, const Context* parent, UInt site_id,
+                    UInt fn_id)
 {
-   r->parent_id = c->parent_id;
-   r->site_id = c->site_id;
-   r->fn_id = c->fn_id;
-   r->ctx_id = c->id;
+   return c->site_id == site_id && c->fn_id == fn_id
+          && c->parent_id && cp_context_at(c->parent_id) == parent;
 }
 
-/* A context made right after its parent (id parent + 1) is that parent's
- * first child, and the table leaves it out: it is found beside the
- * parent, whose record was just read.  A tree grown depth first makes
- * most contexts so (a region set's tree: all of them).  Grafts (roots
- * with a parent) are never entered by key. */
+/* A context made right after its parent, in the same chunk (the next
+ * record), is that parent's first child, and the table leaves it out: it
+ * is found beside the parent, whose record was just read.  A tree grown
+ * depth first makes most contexts so (a region set's tree: all of them).
+ * Grafts (roots with a parent) are never entered by key.  The record
+ * after the last context made is zero, a root: no first-born. */
 static Bool is_first_born(const Context* c)
 {
-   return c->id == c->parent_id + 1 && c->kind != CtxRoot;
+   return c->kind != CtxRoot && c == cp_context_at(c->parent_id) + 1;
 }
 
-static Context* first_born(UInt parent_id)
-{
-   Context* c;
-   if (parent_id >= cp_context_count()) return NULL;
-   c = cp_context_at(parent_id + 1);
-   return c->parent_id == parent_id && is_first_born(c) ? c : NULL;
-}
-
-Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
+Context* cp_children_find(const Context* parent, UInt site_id, UInt fn_id,
                           UWord hash)
 {
    UWord b = hash & bucket_mask;
    UChar tag = tag_of(hash);
-   Recent* r = recent_slot(hash);
+   UInt* r = recent_slot(hash);
    Context* c;
    __builtin_prefetch(&buckets[b]);
-   if (r->parent_id == parent_id && r->site_id == site_id
-       && r->fn_id == fn_id && r->ctx_id)
-      return cp_context_at(r->ctx_id);
+   if (*r && has_key(c = cp_context_at(*r), parent, site_id, fn_id))
+      return c;
    /* Not remembered: beside its parent, it costs no more to find. */
-   c = first_born(parent_id);
-   if (c && c->site_id == site_id && c->fn_id == fn_id) return c;
+   c = (Context*)parent + 1;
+   if (c->kind != CtxRoot && has_key(c, parent, site_id, fn_id)) return c;
    for (;; b = (b + 1) & bucket_mask) {
       const Bucket* bucket = &buckets[b];
       UInt k;
@@ -116,9 +105,8 @@ Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
          if (bucket->id[k] == 0) return NULL;
          if (bucket->tag[k] != tag) continue;
          c = cp_context_at(bucket->id[k]);
-         if (c->parent_id == parent_id && c->site_id == site_id
-             && c->fn_id == fn_id) {
-            remember(r, c);
+         if (has_key(c, parent, site_id, fn_id)) {
+            *r = bucket->id[k];
             return c;
          }
       }
@@ -127,10 +115,11 @@ Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
 
 static UWord key_hash(const Context* c)
 {
-   return cp_children_hash(c->parent_id, c->site_id, c->fn_id);
+   return cp_children_hash(cp_context_at(c->parent_id), c->site_id,
+                           c->fn_id);
 }
 
-static void put(const Context* c, UWord hash)
+static void put(UInt id, UWord hash)
 {
    UWord b = hash & bucket_mask;
    for (;; b = (b + 1) & bucket_mask) {
@@ -138,7 +127,7 @@ static void put(const Context* c, UWord hash)
       UInt k;
       for (k = 0; k < BUCKET_SLOTS; k++)
          if (bucket->id[k] == 0) {
-            bucket->id[k] = c->id;
+            bucket->id[k] = id;
             bucket->tag[k] = tag_of(hash);
             return;
          }
@@ -163,16 +152,14 @@ static void move_entries(const Bucket* old, UWord old_n)
          for (k = 0; k < BUCKET_SLOTS && old[b + 1].id[k]; k++)
             __builtin_prefetch(&buckets[key_hash(cp_context_at(old[b + 1].id[k]))
                                         & bucket_mask]);
-      for (k = 0; k < BUCKET_SLOTS && old[b].id[k]; k++) {
-         const Context* moved = cp_context_at(old[b].id[k]);
-         put(moved, key_hash(moved));
-      }
+      for (k = 0; k < BUCKET_SLOTS && old[b].id[k]; k++)
+         put(old[b].id[k], key_hash(cp_context_at(old[b].id[k])));
    }
 }
 
 /* At most 3/4 full: with 12 slots to a bucket, probes rarely leave the
  * first one. */
-void cp_children_add(const Context* c)
+void cp_children_add(const Context* c, UInt id)
 {
    UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS, hash;
    if (is_first_born(c)) return;
@@ -184,15 +171,15 @@ void cp_children_add(const Context* c)
       move_entries(old, old_n);
       cp_hugemem_table_free(old);
    }
-   put(c, hash);
+   put(id, hash);
    n_entries++;
-   remember(recent_slot(hash), c);
+   *recent_slot(hash) = id;
 }
 
 ULong cp_children_bytes(void)
 {
    return (bucket_mask + 1) * sizeof(Bucket)
-          + (1u << RECENT_BITS) * sizeof(Recent);
+          + (1u << RECENT_BITS) * sizeof(UInt);
 }
 
 void cp_children_free(void)

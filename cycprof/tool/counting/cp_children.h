@@ -7,23 +7,25 @@
  * each with a byte of its key's hash, give both: 5.3 bytes an entry, and
  * the contexts of other keys are rarely read.  Keys are the interned ids
  * the context keeps (cp_intern.h), so checking one reads it alone (by
- * its id, cp_context_store.h).  A direct-mapped cache of the keys found
- * last (2 MB) answers most lookups with one miss at most.  A context
- * made right after its parent, its first child, is not in the table: it
- * is found beside the parent (a region set's new tree adds nothing). */
+ * its id, cp_context_store.h); the parent is compared by address.  A
+ * direct-mapped cache of the ids of the contexts found last (2 MB)
+ * answers most lookups with one miss at most.  A context made right
+ * after its parent, its first child, is not in the table: it is found
+ * beside the parent (a region set's new tree adds nothing). */
 #ifndef CP_CHILDREN_H
 #define CP_CHILDREN_H
 
 #include "pub_tool_basics.h"
 #include "cp_types.h"
 
-UWord    cp_children_hash(UInt parent_id, UInt site_id, UInt fn_id);
+UWord    cp_children_hash(const Context* parent, UInt site_id, UInt fn_id);
 void     cp_children_init(void);
 /* The context with that key, hash being cp_children_hash of it, or NULL. */
-Context* cp_children_find(UInt parent_id, UInt site_id, UInt fn_id,
+Context* cp_children_find(const Context* parent, UInt site_id, UInt fn_id,
                           UWord hash);
-/* c's own parent, call site and function are its key; not there yet. */
-void     cp_children_add(const Context* c);
+/* c, of that id: its own parent, call site and function are its key; not
+ * there yet. */
+void     cp_children_add(const Context* c, UInt id);
 ULong    cp_children_bytes(void);
 /* After this, nothing may be found or added (the final dump). */
 void     cp_children_free(void);

@@ -21,7 +21,7 @@
 CpStats cp_stats;
 
 /* docs/internals/memory.md counts on it. */
-STATIC_ASSERT(sizeof(Context) == 32);
+STATIC_ASSERT(sizeof(Context) == 28);
 
 /* (parent, callsite, fn) -> context, in two tables.  Almost every key
  * leads to the context made for it, whose own fields are the key: those
@@ -45,7 +45,7 @@ static ChainTable folds;
 /* A few thousand functions, call sites and roots serve millions of
  * contexts: each context names them by a 32-bit index. */
 Interner          cp_context_fns, cp_context_sites;
-static AddrMap    calls_above_32_bits;   /* id -> calls >> 32 */
+static AddrMap    calls_above_32_bits;   /* context -> calls >> 32 */
 ContextTree*      cp_context_trees;
 static UInt       n_trees, trees_capacity;
 /* [fn_id]: the owner every frame of that function counts with, fixed by
@@ -65,7 +65,7 @@ static void table_init(ChainTable* t, UWord n)
 static UWord edge_entry_hash(const void* entry)
 {
    const Edge* e = entry;
-   return cp_children_hash(e->parent->id, e->site_id, e->fn_id);
+   return cp_children_hash(e->parent, e->site_id, e->fn_id);
 }
 
 static void grow_folds(ChainTable* t)
@@ -100,38 +100,39 @@ void cp_context_init(void (*on_new)(Context* c))
 
 void cp_context_calls_wrapped(const Context* c)
 {
-   UWord* high = cp_addrmap_find(&calls_above_32_bits, c->id);
+   UWord* high = cp_addrmap_find(&calls_above_32_bits, (UWord)c);
    if (high) (*high)++;
-   else cp_addrmap_put(&calls_above_32_bits, c->id, 1);
+   else cp_addrmap_put(&calls_above_32_bits, (UWord)c, 1);
 }
 
 ULong cp_context_calls(const Context* c)
 {
-   UWord* high = cp_addrmap_find(&calls_above_32_bits, c->id);
+   UWord* high = cp_addrmap_find(&calls_above_32_bits, (UWord)c);
    return ((ULong)(high ? *high : 0) << 32) | c->calls;
 }
 
 /* Trees are made in id order, each by its first context (a root or a
  * graft): a context's tree is the one with the greatest start at or
  * below its root's id. */
-static void new_tree(UInt tid, UInt region, const Context* start)
+static void new_tree(UInt tid, UInt region, UInt start)
 {
    cp_context_trees = cp_room_for_one("cp.ctx.trees", cp_context_trees,
                                       n_trees, &trees_capacity,
                                       sizeof(ContextTree), 16);
    cp_context_trees[n_trees].tid = tid;
    cp_context_trees[n_trees].region = region;
-   cp_context_trees[n_trees].start = start->id;
+   cp_context_trees[n_trees].start = start;
    n_trees++;
 }
 
 UInt cp_context_tree(const Context* c)
 {
-   UInt lo = 0, hi = n_trees;
+   UInt lo = 0, hi = n_trees, id;
    while (c->kind != CtxRoot) c = cp_context_at(c->parent_id);
+   id = cp_context_id(c);
    while (hi - lo > 1) {
       UInt mid = lo + (hi - lo) / 2;
-      if (cp_context_trees[mid].start <= c->id) lo = mid;
+      if (cp_context_trees[mid].start <= id) lo = mid;
       else hi = mid;
    }
    return lo;
@@ -174,7 +175,7 @@ static Context* new_context(Context* parent, UInt site_id, UInt fn_id,
                             CtxKind kind)
 {
    Context* c = cp_context_store_next();
-   c->parent_id = parent ? parent->id : 0;
+   c->parent_id = parent ? cp_context_id(parent) : 0;
    c->site_id = site_id;
    c->fn_id = fn_id;
    c->kind = kind;
@@ -188,7 +189,7 @@ Context* cp_context_root(UInt tid)
 {
    /* Interned index 0 is address 0: no call site, no function. */
    Context* r = new_context(NULL, 0, 0, CtxRoot);
-   new_tree(tid, 0, r);
+   new_tree(tid, 0, cp_context_count());
    return r;
 }
 
@@ -197,7 +198,7 @@ Context* cp_context_graft(Context* from, UInt region)
    UInt tid = cp_context_tid(from);
    Context* g = new_context(from, 0, 0, CtxRoot);
    /* A tree of its own, for its region set; it has no child yet. */
-   new_tree(tid, region, g);
+   new_tree(tid, region, cp_context_count());
    g->in_region = region != 0;
    return g;
 }
@@ -265,8 +266,8 @@ Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
    /* A context just made, as each frame of a new region set's tree is,
     * has no child to find: a lookup would miss in the whole table. */
    if (parent->has_children) {
-      UWord hash = cp_children_hash(parent->id, site_id, fn_id);
-      to = cp_children_find(parent->id, site_id, fn_id, hash);
+      UWord hash = cp_children_hash(parent, site_id, fn_id);
+      to = cp_children_find(parent, site_id, fn_id, hash);
       if (to) return to;
       if (folds.n_items && (e = find_fold(parent, site_id, fn_id, hash)))
          return e->to;
@@ -278,12 +279,13 @@ Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
       to = folded_context(parent, site_id, fn_id);
    else
       to = new_context(parent, site_id, fn_id, kind);
-   if (to->parent_id == parent->id && to->site_id == site_id
-       && to->fn_id == fn_id)
-      cp_children_add(to);
+   /* Unless folded into an earlier context, it is the one just made. */
+   if (to->parent_id && cp_context_at(to->parent_id) == parent
+       && to->site_id == site_id && to->fn_id == fn_id)
+      cp_children_add(to, cp_context_count());
    else
       add_fold(parent, site_id, fn_id,
-               cp_children_hash(parent->id, site_id, fn_id), to);
+               cp_children_hash(parent, site_id, fn_id), to);
    return to;
 }
 
@@ -296,7 +298,7 @@ Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
 
 /* The cost centers of superblocks a context's function does not own
  * (code run in another function's frame).  Few contexts have any, so
- * their tables are found through a map by context id rather than
+ * their tables are found through a map by context rather than
  * through 16 bytes in every context. */
 typedef struct {
    CostCenter* ccs;        /* [capacity], a power of two */
@@ -304,14 +306,14 @@ typedef struct {
    UInt        capacity;
 } ForeignTable;
 
-static AddrMap       foreign_index;   /* context id -> foreign_tables[i] */
+static AddrMap       foreign_index;   /* context -> foreign_tables[i] */
 static ForeignTable* foreign_tables;
 static UInt          n_foreign, foreign_capacity;
 
 static ForeignTable* foreign_of(const Context* ctx)
 {
    if (!ctx->has_foreign) return NULL;
-   return &foreign_tables[*cp_addrmap_find(&foreign_index, ctx->id)];
+   return &foreign_tables[*cp_addrmap_find(&foreign_index, (UWord)ctx)];
 }
 
 static ForeignTable* new_foreign_table(Context* ctx)
@@ -322,7 +324,7 @@ static ForeignTable* new_foreign_table(Context* ctx)
                                     n_foreign, &foreign_capacity,
                                     sizeof(ForeignTable), 1024);
    VG_(memset)(&foreign_tables[n_foreign], 0, sizeof(ForeignTable));
-   cp_addrmap_put(&foreign_index, ctx->id, n_foreign);
+   cp_addrmap_put(&foreign_index, (UWord)ctx, n_foreign);
    ctx->has_foreign = True;
    return &foreign_tables[n_foreign++];
 }
@@ -376,7 +378,7 @@ void cp_context_zero(Context* ctx)
 {
    const ForeignTable* t = foreign_of(ctx);
    UInt k;
-   UWord* calls_high = cp_addrmap_find(&calls_above_32_bits, ctx->id);
+   UWord* calls_high = cp_addrmap_find(&calls_above_32_bits, (UWord)ctx);
    ctx->calls = 0;
    if (calls_high) *calls_high = 0;
    cp_cold_zero(ctx);

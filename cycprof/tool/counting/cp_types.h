@@ -22,8 +22,8 @@
  * Part of SBRare, allocated on the first eviction, so superblocks that
  * only ever run in one context pay nothing more. */
 typedef struct RecentContexts {
-   UInt   ctx_id[CP_RECENT_CONTEXTS];   /* 0: empty */
-   ULong* counters[CP_RECENT_CONTEXTS];
+   struct Context* ctx[CP_RECENT_CONTEXTS];   /* NULL: empty */
+   ULong*          counters[CP_RECENT_CONTEXTS];
 } RecentContexts;
 
 /* The last call made from a superblock ending in a call: most call sites
@@ -80,12 +80,12 @@ typedef struct SBRare {
  * per-instruction facts in a trailing block read through cp_sbinfo.h. */
 typedef struct SBInfo {
    Addr   addr;            /* first guest instruction */
-   /* One-entry cache: the counters of (context cache_ctx_id, this
+   /* One-entry cache: the counters of (context cache_ctx, this
     * superblock), for code run in another function's frame;
-    * cp_on_block_entry compares the id with cp_cur_ctx's and looks
-    * further only on a mismatch.  Ids, not pointers, keep SBInfo small. */
+    * cp_on_block_entry compares it with cp_cur_ctx and looks further
+    * only on a mismatch. */
    ULong* cache_counters;
-   UInt   cache_ctx_id;    /* 0 until the first such run */
+   struct Context* cache_ctx;   /* NULL until the first such run */
    UInt   rare;            /* its SBRare in cp_callstack.c, 1-based; 0: none */
    UInt   id;              /* index in cp_sbinfo_at() */
    UInt   owner;           /* function whose frames count it (cp_owners.h) */
@@ -111,9 +111,10 @@ typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
 /* A calling context: the chain of active calls from a thread's root.
  * There are millions in a big program (cc1plus: 4 M), so every byte
- * counts: 32 in all, two to a cache line.  What is the same for many
- * contexts is in small tables by a 32-bit index: the parent (by its id),
- * the frame's function and the call site.  The thread and region set are
+ * counts: 28 in all.  Its id is where it lies (cp_context_store.h), not
+ * a field.  What is the same for many contexts is in small tables by a
+ * 32-bit index: the parent (by its id), the frame's function and the call
+ * site.  The thread and region set are
  * its tree's, kept once at the tree's root or graft (cp_context_tree).
  * The counters of superblocks fn does not own are in a table off the
  * context (cp_context.c), which few contexts have. */
@@ -128,7 +129,6 @@ typedef struct Context {
    UInt        site_id;    /* where control left the parent (0: roots),
                             * interned */
    UInt        parent_id;  /* 0 for roots but grafts (cp_context_graft) */
-   UInt        id;         /* dense, creation order: parents first */
    UInt        fn_id;      /* its function (signo for signals), interned;
                             * also gives its owner (cp_context_owner) */
    UInt        dense_len : 23;   /* 0 while packed: at most
@@ -146,7 +146,9 @@ typedef struct Context {
    UInt        has_foreign : 1;   /* it has a table of cost centers */
    UInt        has_children : 1;  /* a context was entered from it: until
                                    * then, entering one needs no lookup */
-} Context;
+} __attribute__((packed, aligned(4))) Context;
+/* Packed to 4-byte alignment: 28 bytes rather than 32 with the pointer's
+ * padding (x86 and arm64 load an 8-byte word at any 4-byte boundary). */
 
 /* A frame of the shadow call stack. */
 typedef enum { FrameCall, FrameTrampoline, FrameSignal } FrameKind;

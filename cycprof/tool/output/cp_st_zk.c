@@ -144,7 +144,7 @@ void cp_st_zk_write_locations(OutFile* out, const StZk* z,
 }
 
 void cp_st_zk_add(StZk* z, LocationSet* s, SuperblockLocations* sl,
-                  const Context* c, UInt tid)
+                  const Context* c, UInt id, UInt tid)
 {
    const ZkCost* cost;
    UInt kind, entry, j;
@@ -157,13 +157,13 @@ void cp_st_zk_add(StZk* z, LocationSet* s, SuperblockLocations* sl,
       found = cp_keymap_find(&z->loc_ids, ((UWord)entry << 2 | kind) + 1);
       loc = z->first_loc_id + *found - 1;
       for (j = 0; j < z->n_scratch; j++)
-         if (z->scratch[j].node == z->node[c->id] && z->scratch[j].loc == loc)
+         if (z->scratch[j].node == z->node[id] && z->scratch[j].loc == loc)
             break;
       if (j == z->n_scratch) {
          z->scratch = cp_room_for_one("cp.st.zkrec", z->scratch, j,
                                       &z->scratch_capacity,
                                       sizeof(StZkRecord), 16);
-         z->scratch[j].node = z->node[c->id];
+         z->scratch[j].node = z->node[id];
          z->scratch[j].loc = loc;
          z->scratch[j].tid = tid;
          z->scratch[j].cost = 0;

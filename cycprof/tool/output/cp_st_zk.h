@@ -59,10 +59,10 @@ void cp_st_zk_write_locations(OutFile* out, const StZk* z,
  * for a root or when it has no model cost. */
 UInt cp_st_zk_entry(const StZk* z, LocationSet* s, SuperblockLocations* sl,
                     const Context* c);
-/* Adds c's costs, at node z->node[c->id], to the node's records; tid
- * is its thread. */
+/* Adds the costs of c, of that id, at node z->node[id], to the node's
+ * records; tid is its thread. */
 void cp_st_zk_add(StZk* z, LocationSet* s, SuperblockLocations* sl,
-                  const Context* c, UInt tid);
+                  const Context* c, UInt id, UInt tid);
 /* Writes and forgets them; returns how many. */
 UInt cp_st_zk_write_records(OutFile* out, StZk* z);
 void cp_st_zk_free(StZk* z);

@@ -494,13 +494,14 @@ static void write_nodes(OutFile* out, const Nodes* nd)
  * and with it its inclusive cost; they hang below this node, which
  * stands for the frame at its entry. */
 static UInt frame_function_node(LocationSet* s, SuperblockLocations* sl,
-                                KeyMap* by_key, Nodes* nd, const Context* c)
+                                KeyMap* by_key, Nodes* nd, const Context* c,
+                                UInt id)
 {
-   if (!nd->frame_node[c->id])
-      nd->frame_node[c->id] = node_at(by_key, nd, nd->node_of[c->id],
-                                      frame_location(s, sl,
-                                                     cp_context_frame(c)));
-   return nd->frame_node[c->id];
+   if (!nd->frame_node[id])
+      nd->frame_node[id] = node_at(by_key, nd, nd->node_of[id],
+                                   frame_location(s, sl,
+                                                  cp_context_frame(c)));
+   return nd->frame_node[id];
 }
 
 /* Nodes certain to get a sample: those of a context with a cost that all
@@ -579,7 +580,7 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
       UInt node, parent;
       if (id + CP_PREFETCH_AHEAD <= n)
          cp_prefetch_context(id + CP_PREFETCH_AHEAD);
-      parent = p ? nd->node_of[p->id] : 0;
+      parent = p ? nd->node_of[c->parent_id] : 0;
       if (cp_context_is_graft(c)) {
          node = graft_node(&by_key, nd, first_graft, parent,
                            cp_context_region(c));
@@ -594,7 +595,8 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
           * its function stays on the stack above it. */
          if (frame->kind != CtxRoot
              && location_function(s, loc) != frame_function(s, sl, frame))
-            parent = frame_function_node(s, sl, &by_key, nd, p);
+            parent = frame_function_node(s, sl, &by_key, nd, p,
+                                         c->parent_id);
          node = node_at(&by_key, nd, parent, loc);
       }
       nd->node_of[id] = node;
@@ -603,7 +605,7 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
          zk->node[id] = c->kind == CtxRoot ? node
             : node_at(&by_key, nd, node, cp_st_zk_entry(zk, s, sl, c));
       if (nd->foreign[id] & RUNS_FOREIGN)
-         frame_function_node(s, sl, &by_key, nd, c);
+         frame_function_node(s, sl, &by_key, nd, c, id);
    }
    cp_keymap_free(&by_key);
    cp_heap_free(first_graft);
@@ -699,7 +701,7 @@ static void add_entry_cost(LocationSet* s, SuperblockLocations* sl,
 }
 
 /* Adds c's costs of the given kind. */
-static void add_context_costs(LocationSet* s, const Context* c,
+static void add_context_costs(LocationSet* s, const Context* c, UInt id,
                               SuperblockLocations* sl,
                               const Nodes* nd, CodeKind kind,
                               NodeCosts* nc)
@@ -708,11 +710,11 @@ static void add_context_costs(LocationSet* s, const Context* c,
    UInt named[CP_MAX_SB_INSTRS];
    UnnamedBases* bases = &nc->bases;
    UInt k, i, frame_fn = 0;
-   if (nd->foreign[c->id] & AT_FRAME_ENTRY) {
+   if (nd->foreign[id] & AT_FRAME_ENTRY) {
       add_entry_cost(s, sl, c, nc);
       return;
    }
-   if (kind == OwnCode && !(nd->foreign[c->id] & HAS_FRAME_NODE))
+   if (kind == OwnCode && !(nd->foreign[id] & HAS_FRAME_NODE))
       kind = AllCode;
    if (kind != AllCode) frame_fn = frame_function(s, sl, c);
    cp_st_gather(s, sl, c, &nc->ran, bases);
@@ -797,13 +799,13 @@ static UInt node_costs(LocationSet* s, SuperblockLocations* sl,
    for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
       Context* c = cp_context_by_id(id);
       tid = cp_context_trees[nd->tree_of[id]].tid;
-      add_context_costs(s, c, sl, nd, OwnCode, nc);
-      if (zk) cp_st_zk_add(zk, s, sl, c, tid);
+      add_context_costs(s, c, id, sl, nd, OwnCode, nc);
+      if (zk) cp_st_zk_add(zk, s, sl, c, id, tid);
    }
    for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
       Context* c = cp_context_by_id(id);
       tid = cp_context_trees[nd->tree_of[id]].tid;
-      add_context_costs(s, c, sl, nd, ForeignCode, nc);
+      add_context_costs(s, c, id, sl, nd, ForeignCode, nc);
    }
    return tid;
 }
