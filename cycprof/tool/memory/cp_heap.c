@@ -2,7 +2,8 @@
  *
  * Small blocks come in size classes a quarter of a power of two apart (at
  * most a quarter wasted), each with a list of the freed blocks of its
- * class; a freed block is kept for its class, never merged.  Large blocks
+ * class; a freed block is kept for its class, never merged (from 64 KiB
+ * up, with its pages given back).  Large blocks
  * are carved on their own, and freeing one gives its pages back and keeps
  * its address space on a list: a dump that asks again for the buffers of
  * the one before gets them (client requests can dump thousands of times),
@@ -18,6 +19,10 @@
 
 #define ALIGN        16ul
 #define LARGE_BYTES  (1ul << 20)  /* above this, a block is large */
+/* A freed block of at least this many bytes gives its pages back while it
+ * waits on its class's list: the arrays that double as they grow leave one
+ * of each size behind (cc1plus: 11 MB of them at the end of the run). */
+#define RELEASE_BYTES (64ul << 10)
 #define N_CLASSES    64
 
 /* Before every block; keeps the block ALIGN-aligned. */
@@ -126,6 +131,7 @@ void cp_heap_free(void* block)
       return;
    }
    tl_assert(h->klass < N_CLASSES);
+   if (h->usable >= RELEASE_BYTES) cp_sys_release_pages(block, h->usable);
    ((FreeBlock*)block)->next = free_lists[h->klass];
    free_lists[h->klass] = block;
 }
