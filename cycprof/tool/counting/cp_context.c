@@ -12,6 +12,7 @@
 #include "cp_context.h"
 #include "cp_counters.h"
 #include "cp_heap.h"
+#include "cp_keymap.h"
 #include "cp_options.h"
 #include "cp_owners.h"
 #include "cp_packed.h"
@@ -306,25 +307,28 @@ typedef struct {
    UInt        capacity;
 } ForeignTable;
 
-static AddrMap       foreign_index;   /* context -> foreign_tables[i] */
+/* A key per context with a table (cc1plus: about 330,000): 32-bit
+ * values, 3/4 full, 12 bytes a slot rather than an AddrMap's 16 at half. */
+static KeyMap        foreign_index;   /* context -> foreign_tables[i] */
 static ForeignTable* foreign_tables;
 static UInt          n_foreign, foreign_capacity;
 
 static ForeignTable* foreign_of(const Context* ctx)
 {
    if (!ctx->has_foreign) return NULL;
-   return &foreign_tables[*cp_addrmap_find(&foreign_index, (UWord)ctx)];
+   return &foreign_tables[*cp_keymap_find(&foreign_index, (UWord)ctx)];
 }
 
 static ForeignTable* new_foreign_table(Context* ctx)
 {
-   if (!cp_addrmap_ready(&foreign_index))
-      cp_addrmap_init(&foreign_index, 1024);
+   Bool added;
+   if (!cp_keymap_ready(&foreign_index))
+      cp_keymap_init(&foreign_index, 1024);
    foreign_tables = cp_room_for_one("cp.ctx.foreign", foreign_tables,
                                     n_foreign, &foreign_capacity,
                                     sizeof(ForeignTable), 1024);
    VG_(memset)(&foreign_tables[n_foreign], 0, sizeof(ForeignTable));
-   cp_addrmap_put(&foreign_index, (UWord)ctx, n_foreign);
+   *cp_keymap_slot(&foreign_index, (UWord)ctx, &added) = n_foreign;
    ctx->has_foreign = True;
    return &foreign_tables[n_foreign++];
 }

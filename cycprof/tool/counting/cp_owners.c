@@ -3,12 +3,14 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
+#include "cp_keymap.h"
 #include "cp_heap.h"
 #include "cp_owners.h"
 
 
 static AddrMap id_of_fn;   /* function entry -> owner id */
-static AddrMap owner_at;   /* superblock address -> its owner id */
+/* A key per superblock (cc1plus: 260,000): 32-bit values, 3/4 full. */
+static KeyMap  owner_at;   /* superblock address -> its owner id */
 static Owner*  owners;     /* [1 .. n_owners]; [0] is the root's */
 static UInt    n_owners, owners_capacity;
 
@@ -27,7 +29,7 @@ static UInt new_owner(Addr fn)
 void cp_owners_init(void)
 {
    cp_addrmap_init(&id_of_fn, 256);
-   cp_addrmap_init(&owner_at, 256);
+   cp_keymap_init(&owner_at, 256);
    new_owner(0);   /* id 1: code run before a thread's first frame */
 }
 
@@ -45,7 +47,7 @@ UInt cp_owner_id(Addr fn)
 
 UInt cp_owner_of_frame(Addr fn)
 {
-   UWord* entry = fn ? cp_addrmap_find(&owner_at, fn) : NULL;
+   UInt* entry = fn ? cp_keymap_find(&owner_at, fn) : NULL;
    return entry ? *entry : cp_owner_id(fn);
 }
 
@@ -68,8 +70,11 @@ void cp_owner_take(UInt id, SBInfo* sb)
       id = new_owner(owners[id].fn);
    o = &owners[id];
    sb->owner = id;
-   if (!cp_addrmap_find(&owner_at, sb->addr))
-      cp_addrmap_put(&owner_at, sb->addr, id);
+   {
+      Bool added;
+      UInt* at = cp_keymap_slot(&owner_at, sb->addr, &added);
+      if (added) *at = id;
+   }
    sb->local = o->n_counters;
    if (o->n_counters + sb->n_exits > o->counters_capacity) {
       o->counters_capacity = 2 * (o->n_counters + sb->n_exits);

@@ -1,5 +1,6 @@
 /* cycprof: a compact hash map from non-zero words to 32-bit values, for
- * the stacks dump's big tables (a million keys and more): 12 bytes a slot
+ * big tables (the stacks dump's, a million keys and more; the run's maps
+ * by superblock and by context): 12 bytes a slot
  * rather than an AddrMap's 16, and kept up to three quarters full rather
  * than half, so a table of n keys takes 16 to 32 bytes a key rather than
  * 32 to 64 (cp_wordmap.h). */
