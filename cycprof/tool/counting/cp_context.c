@@ -126,16 +126,28 @@ static void new_tree(UInt tid, UInt region, UInt start)
    n_trees++;
 }
 
+/* The trees found last, by their root's or graft's address: a region's
+ * requests ask for the thread's and the region's again and again. */
+#define TREES_FOUND 64
+static struct {
+   const Context* start;
+   UInt           tree;
+} trees_found[TREES_FOUND];
+
 UInt cp_context_tree(const Context* c)
 {
-   UInt lo = 0, hi = n_trees, id;
+   UInt lo = 0, hi = n_trees, id, slot;
    while (c->kind != CtxRoot) c = cp_context_at(c->parent_id);
+   slot = (UInt)(((UWord)c / sizeof(Context)) % TREES_FOUND);
+   if (trees_found[slot].start == c) return trees_found[slot].tree;
    id = cp_context_id(c);
    while (hi - lo > 1) {
       UInt mid = lo + (hi - lo) / 2;
       if (cp_context_trees[mid].start <= id) lo = mid;
       else hi = mid;
    }
+   trees_found[slot].start = c;
+   trees_found[slot].tree = lo;
    return lo;
 }
 
@@ -421,7 +433,7 @@ void cp_context_cover(Context* ctx, const SBInfo* sb)
    /* A region set's tree repeats the frames of the set before it: where
     * one's array had to grow, the next one's starts (region-scale: one
     * array a frame rather than two). */
-   if (old > 0 && cp_context_region(ctx))
+   if (old > 0 && ctx->in_region)
       cp_owner_note_len(cp_context_owner(ctx), len);
    cp_cold_grow(ctx, len);
 }
