@@ -23,11 +23,17 @@ STATIC_ASSERT(sizeof(Bucket) == CACHE_LINE);
 
 /* The contexts found last, by their key's hash, in front of the table:
  * on a compiler most lookups find their key here, and the table is far
- * bigger than the caches.  A slot holds the context's id alone: the
- * context holds its key, and the caller reads the context next anyway.
- * A miss here has already started loading the table's bucket. */
-#define RECENT_BITS 19
-static UInt* recent;          /* carved: lives as long as the tool */
+ * bigger than the caches.  A slot holds the context's id and 32 bits of
+ * its key's hash: the context holds its key, and the caller reads the
+ * context next anyway, but a slot of another key must not cost a read of
+ * its context.  A miss here has already started loading the table's
+ * bucket. */
+#define RECENT_BITS 18
+typedef struct {
+   UInt hash_bits;   /* the hash's upper half */
+   UInt id;          /* 0: empty */
+} Recent;
+static Recent* recent;        /* carved: lives as long as the tool */
 
 static Bucket* buckets;
 static UWord   bucket_mask, n_entries;
@@ -55,16 +61,22 @@ void cp_children_init(void)
     * allocator would be a mapping of its own, one more line in the
     * program's /proc/self/maps from the start (cp_hugemem.h). */
    if (!recent)
-      recent = cp_hugemem_carve_aligned((1u << RECENT_BITS) * sizeof(UInt));
+      recent = cp_hugemem_carve_aligned((1u << RECENT_BITS) * sizeof(Recent));
    else
-      VG_(memset)(recent, 0, (1u << RECENT_BITS) * sizeof(UInt));
+      VG_(memset)(recent, 0, (1u << RECENT_BITS) * sizeof(Recent));
    make_buckets(1 << 8);
    n_entries = 0;
 }
 
-static UInt* recent_slot(UWord hash)
+static Recent* recent_slot(UWord hash)
 {
    return &recent[(hash >> 20) & ((1u << RECENT_BITS) - 1)];
+}
+
+static void remember(Recent* r, UWord hash, UInt id)
+{
+   r->hash_bits = (UInt)(hash >> 32);
+   r->id = id;
 }
 
 static Bool has_key(const Context* c, const Context* parent, UInt site_id,
@@ -90,10 +102,11 @@ Context* cp_children_find(const Context* parent, UInt site_id, UInt fn_id,
 {
    UWord b = hash & bucket_mask;
    UChar tag = tag_of(hash);
-   UInt* r = recent_slot(hash);
+   Recent* r = recent_slot(hash);
    Context* c;
    __builtin_prefetch(&buckets[b]);
-   if (*r && has_key(c = cp_context_at(*r), parent, site_id, fn_id))
+   if (r->id && r->hash_bits == (UInt)(hash >> 32)
+       && has_key(c = cp_context_at(r->id), parent, site_id, fn_id))
       return c;
    /* Not remembered: beside its parent, it costs no more to find. */
    c = (Context*)parent + 1;
@@ -106,7 +119,7 @@ Context* cp_children_find(const Context* parent, UInt site_id, UInt fn_id,
          if (bucket->tag[k] != tag) continue;
          c = cp_context_at(bucket->id[k]);
          if (has_key(c, parent, site_id, fn_id)) {
-            *r = bucket->id[k];
+            remember(r, hash, bucket->id[k]);
             return c;
          }
       }
@@ -173,13 +186,13 @@ void cp_children_add(const Context* c, UInt id)
    }
    put(id, hash);
    n_entries++;
-   *recent_slot(hash) = id;
+   remember(recent_slot(hash), hash, id);
 }
 
 ULong cp_children_bytes(void)
 {
    return (bucket_mask + 1) * sizeof(Bucket)
-          + (1u << RECENT_BITS) * sizeof(UInt);
+          + (1u << RECENT_BITS) * sizeof(Recent);
 }
 
 void cp_children_free(void)
