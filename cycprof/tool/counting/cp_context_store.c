@@ -13,9 +13,12 @@ Context**         cp_context_chunks;
 static UInt       n_chunks, chunks_capacity;
 static UInt       n_contexts;
 /* The chunks by address, for address -> id: [i] is the i-th lowest. */
-static Context**  chunks_by_address;
-static UInt*      chunk_number;
-static UInt       by_address_capacity, number_capacity;
+typedef struct {
+   Context* base;
+   UInt     number;   /* its index in cp_context_chunks */
+} ChunkAt;
+static ChunkAt*   by_address;
+static UInt       by_address_capacity;
 
 static void add_chunk(void)
 {
@@ -24,17 +27,12 @@ static void add_chunk(void)
    cp_context_chunks = cp_room_for_one("cp.ctx.chunks", cp_context_chunks,
                                        n_chunks, &chunks_capacity,
                                        sizeof(Context*), 64);
-   chunks_by_address = cp_room_for_one("cp.ctx.byaddr", chunks_by_address,
-                                       n_chunks, &by_address_capacity,
-                                       sizeof(Context*), 64);
-   chunk_number = cp_room_for_one("cp.ctx.chunkno", chunk_number, n_chunks,
-                                  &number_capacity, sizeof(UInt), 64);
-   for (; i > 0 && chunks_by_address[i - 1] > chunk; i--) {
-      chunks_by_address[i] = chunks_by_address[i - 1];
-      chunk_number[i] = chunk_number[i - 1];
-   }
-   chunks_by_address[i] = chunk;
-   chunk_number[i] = n_chunks;
+   by_address = cp_room_for_one("cp.ctx.byaddr", by_address, n_chunks,
+                                &by_address_capacity, sizeof(ChunkAt), 64);
+   for (; i > 0 && by_address[i - 1].base > chunk; i--)
+      by_address[i] = by_address[i - 1];
+   by_address[i].base = chunk;
+   by_address[i].number = n_chunks;
    cp_context_chunks[n_chunks++] = chunk;
 }
 
@@ -52,12 +50,13 @@ UInt cp_context_id(const Context* c)
    /* The last chunk at or below c. */
    while (hi - lo > 1) {
       UInt mid = lo + (hi - lo) / 2;
-      if (chunks_by_address[mid] <= c) lo = mid;
+      if (by_address[mid].base <= c) lo = mid;
       else hi = mid;
    }
-   tl_assert(c >= chunks_by_address[lo]
-             && c < chunks_by_address[lo] + CHUNK_CONTEXTS);
-   return (chunk_number[lo] << CHUNK_SHIFT) + (UInt)(c - chunks_by_address[lo]);
+   tl_assert(c >= by_address[lo].base
+             && c < by_address[lo].base + CHUNK_CONTEXTS);
+   return (by_address[lo].number << CHUNK_SHIFT)
+          + (UInt)(c - by_address[lo].base);
 }
 
 ULong cp_context_bytes(void)
