@@ -276,6 +276,7 @@ Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
 {
    Context* to;
    Edge* e;
+   UInt made_before;
    /* A context just made, as each frame of a new region set's tree is,
     * has no child to find: a lookup would miss in the whole table. */
    if (parent->has_children) {
@@ -287,14 +288,15 @@ Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
    }
    parent->has_children = 1;
    cp_stats.edges++;
+   made_before = cp_context_count();
    if (kind == CtxCall && cp_opts.fold_recursion
        && cp_context_active_in_chain(parent, fn_id))
       to = folded_context(parent, site_id, fn_id);
    else
       to = new_context(parent, site_id, fn_id, kind);
-   /* Unless folded into an earlier context, it is the one just made. */
-   if (to->parent_id && cp_context_at(to->parent_id) == parent
-       && to->site_id == site_id && to->fn_id == fn_id)
+   /* A context just made has this key (a re-entry node too); one that
+    * recursion folded into is an earlier one, with a key of its own. */
+   if (cp_context_count() != made_before)
       cp_children_add(to, cp_context_count());
    else
       add_fold(parent, site_id, fn_id,
