@@ -240,12 +240,12 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
       if (site->target != target || !site->ctx) {
          site->target = target;
          site->fn = cp_function_of(target);
-         site->fn_id = cp_intern(&cp_context_fns, site->fn);
+         site->edge = cp_context_edge(site->site_id,
+                                      cp_intern(&cp_context_fns, site->fn));
          site->trampoline = cp_is_trampoline(site->fn);
          /* The earlier pairs were another callee's. */
          VG_(memset)(site->earlier, 0, sizeof site->earlier);
-         site->ctx = cp_context_enter_ids(parent, site->site_id, site->fn_id,
-                                          CtxCall);
+         site->ctx = cp_context_enter_edge(parent, site->edge, CtxCall);
       } else {
          UInt way = earlier_way(site, parent);
          Context* ctx = NULL;
@@ -255,8 +255,7 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
          } else {
             way = site->next_way;
             site->next_way = (way + 1) % CP_CALL_SITE_WAYS;
-            ctx = cp_context_enter_ids(parent, site->site_id, site->fn_id,
-                                       CtxCall);
+            ctx = cp_context_enter_edge(parent, site->edge, CtxCall);
          }
          /* The pair it replaces takes the way it came from. */
          site->earlier[way].parent = site->parent;
@@ -318,8 +317,8 @@ static void replace_top(Frame* top, Addr fn)
       /* A frame a call pushed has its call site interned already. */
       UInt site_id = site ? site->site_id
                           : cp_intern(&cp_context_sites, top->callsite);
-      ctx = cp_context_enter_ids(parent, site_id,
-                                 cp_intern(&cp_context_fns, fn), CtxCall);
+      ctx = cp_context_enter_edge(parent,
+         cp_context_edge(site_id, cp_intern(&cp_context_fns, fn)), CtxCall);
       trampoline = cp_is_trampoline(fn);
       if (site_knows) {
          site->then_fn = fn;
@@ -355,12 +354,12 @@ static const TailCallCache* tail_call(SBInfo* entry, Context* parent,
       /* Mostly the same jump under another parent: keep the ids. */
       if (c->ctx == NULL || c->site != site) {
          c->site = site;
-         c->site_id = cp_intern(&cp_context_sites, site);
-         c->fn_id = cp_intern(&cp_context_fns, entry->addr);
+         c->edge = cp_context_edge(cp_intern(&cp_context_sites, site),
+                                   cp_intern(&cp_context_fns, entry->addr));
          c->trampoline = cp_is_trampoline(entry->addr);
       }
       c->parent = parent;
-      c->ctx = cp_context_enter_ids(parent, c->site_id, c->fn_id, CtxCall);
+      c->ctx = cp_context_enter_edge(parent, c->edge, CtxCall);
    }
    return c;
 }
@@ -607,8 +606,7 @@ static Context* reenter_replaced(const Context* old_below,
    }
    while (n > 0) {
       c = replaced[--n];
-      new_below = cp_context_enter_ids(new_below, c->site_id, c->fn_id,
-                                       CtxCall);
+      new_below = cp_context_enter_edge(new_below, c->edge, CtxCall);
    }
    return new_below;
 }
@@ -646,7 +644,7 @@ static void graft(ThreadId tid, ThreadStack* t)
    if (cp_opts.fold_recursion)
       while (from > 0
              && cp_context_active_in_chain(context_of_depth(t, from),
-                                           t->frames[from].ctx->fn_id))
+                                 cp_context_fn_id(t->frames[from].ctx)))
          from--;
    regraft(t, from, graft_base(tid, context_of_depth(t, from)));
    publish(t);

@@ -1,5 +1,4 @@
-/* cycprof: the (parent, call site, function) -> context table
- * (cp_children.h). */
+/* cycprof: the (parent, edge) -> context table (cp_children.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
@@ -38,10 +37,9 @@ static Recent* recent;        /* carved: lives as long as the tool */
 static Bucket* buckets;
 static UWord   bucket_mask, n_entries;
 
-UWord cp_children_hash(const Context* parent, UInt site_id, UInt fn_id)
+UWord cp_children_hash(const Context* parent, UInt edge)
 {
-   return cp_hash_word(((UWord)parent << 16)
-                       ^ ((UWord)site_id * 0x9e3779b1u) ^ fn_id);
+   return cp_hash_word(((UWord)parent << 16) ^ ((UWord)edge * 0x9e3779b1u));
 }
 
 static UChar tag_of(UWord hash)
@@ -79,11 +77,9 @@ static void remember(Recent* r, UWord hash, UInt id)
    r->id = id;
 }
 
-static Bool has_key(const Context* c, const Context* parent, UInt site_id,
-                    UInt fn_id)
+static Bool has_key(const Context* c, const Context* parent, UInt edge)
 {
-   return c->site_id == site_id && c->fn_id == fn_id
-          && c->parent_id && cp_context_at(c->parent_id) == parent;
+   return c->edge == edge && c->parent_id && cp_context_at(c->parent_id) == parent;
 }
 
 /* A context made right after its parent, in the same chunk (the next
@@ -97,8 +93,7 @@ static Bool is_first_born(const Context* c)
    return c->kind != CtxRoot && c == cp_context_at(c->parent_id) + 1;
 }
 
-Context* cp_children_find(const Context* parent, UInt site_id, UInt fn_id,
-                          UWord hash)
+Context* cp_children_find(const Context* parent, UInt edge, UWord hash)
 {
    UWord b = hash & bucket_mask;
    UChar tag = tag_of(hash);
@@ -106,11 +101,11 @@ Context* cp_children_find(const Context* parent, UInt site_id, UInt fn_id,
    Context* c;
    __builtin_prefetch(&buckets[b]);
    if (r->id && r->hash_bits == (UInt)(hash >> 32)
-       && has_key(c = cp_context_at(r->id), parent, site_id, fn_id))
+       && has_key(c = cp_context_at(r->id), parent, edge))
       return c;
    /* Not remembered: beside its parent, it costs no more to find. */
    c = (Context*)parent + 1;
-   if (c->kind != CtxRoot && has_key(c, parent, site_id, fn_id)) return c;
+   if (c->kind != CtxRoot && has_key(c, parent, edge)) return c;
    for (;; b = (b + 1) & bucket_mask) {
       const Bucket* bucket = &buckets[b];
       UInt k;
@@ -118,7 +113,7 @@ Context* cp_children_find(const Context* parent, UInt site_id, UInt fn_id,
          if (bucket->id[k] == 0) return NULL;
          if (bucket->tag[k] != tag) continue;
          c = cp_context_at(bucket->id[k]);
-         if (has_key(c, parent, site_id, fn_id)) {
+         if (has_key(c, parent, edge)) {
             remember(r, hash, bucket->id[k]);
             return c;
          }
@@ -128,8 +123,7 @@ Context* cp_children_find(const Context* parent, UInt site_id, UInt fn_id,
 
 static UWord key_hash(const Context* c)
 {
-   return cp_children_hash(cp_context_at(c->parent_id), c->site_id,
-                           c->fn_id);
+   return cp_children_hash(cp_context_at(c->parent_id), c->edge);
 }
 
 static void put(UInt id, UWord hash)

@@ -22,19 +22,18 @@
 CpStats cp_stats;
 
 /* docs/internals/memory.md counts on it. */
-STATIC_ASSERT(sizeof(Context) == 28);
+STATIC_ASSERT(sizeof(Context) == 24);
 
-/* (parent, callsite, fn) -> context, in two tables.  Almost every key
- * leads to the context made for it, whose own fields are the key: those
- * are found through cp_children.h.  With folding, some keys lead to an
- * earlier context instead: those few are Edges in a chained table. */
-typedef struct Edge {
-   struct Edge* next;
+/* (parent, edge) -> context, in two tables.  Almost every key leads to
+ * the context made for it, whose own fields are the key: those are found
+ * through cp_children.h.  With folding, some keys lead to an earlier
+ * context instead: those few are Folds in a chained table. */
+typedef struct Fold {
+   struct Fold* next;
    Context* parent;
-   UInt     site_id;
-   UInt     fn_id;
+   UInt     edge;
    Context* to;
-} Edge;
+} Fold;
 
 typedef struct {
    void** buckets;
@@ -44,16 +43,21 @@ typedef struct {
 
 static ChainTable folds;
 /* A few thousand functions, call sites and roots serve millions of
- * contexts: each context names them by a 32-bit index. */
-Interner          cp_context_fns, cp_context_sites;
+ * contexts: each context names its (call site, function) pair by a
+ * 32-bit index, and the pair holds their indexes. */
+Interner          cp_context_fns, cp_context_sites, cp_context_edges;
 static AddrMap    calls_above_32_bits;   /* context -> calls >> 32 */
 ContextTree*      cp_context_trees;
 static UInt       n_trees, trees_capacity;
 /* [fn_id]: the owner every frame of that function counts with, fixed by
  * its first frame (cp_owner_of_frame); 0 until then.  Any owner counts
- * exactly (cp_owners.h), and one per function saves 4 bytes a context. */
-UInt*             cp_context_fn_owners;
+ * exactly (cp_owners.h), and one per function saves 4 bytes a context.
+ * [edge]: the same, copied for each edge by its first context, so that
+ * publishing a context reads one word. */
+static UInt*      fn_owners;
 static UInt       fn_owners_capacity;
+UInt*             cp_context_edge_owners;
+static UInt       edge_owners_capacity;
 static void     (*new_context_step)(Context* c);
 
 static void table_init(ChainTable* t, UWord n)
@@ -63,10 +67,10 @@ static void table_init(ChainTable* t, UWord n)
    t->buckets = cp_heap_calloc("cp.ctx.table", n, sizeof(void*));
 }
 
-static UWord edge_entry_hash(const void* entry)
+static UWord fold_entry_hash(const void* entry)
 {
-   const Edge* e = entry;
-   return cp_children_hash(e->parent, e->site_id, e->fn_id);
+   const Fold* e = entry;
+   return cp_children_hash(e->parent, e->edge);
 }
 
 static void grow_folds(ChainTable* t)
@@ -75,10 +79,10 @@ static void grow_folds(ChainTable* t)
    UWord i;
    table_init(&bigger, t->n_buckets * 2);
    for (i = 0; i < t->n_buckets; i++) {
-      Edge* e = t->buckets[i];
+      Fold* e = t->buckets[i];
       while (e) {
-         Edge* next = e->next;
-         UWord b = edge_entry_hash(e) & (bigger.n_buckets - 1);
+         Fold* next = e->next;
+         UWord b = fold_entry_hash(e) & (bigger.n_buckets - 1);
          e->next = bigger.buckets[b];
          bigger.buckets[b] = e;
          e = next;
@@ -96,6 +100,8 @@ void cp_context_init(void (*on_new)(Context* c))
    cp_children_init();
    cp_intern_init(&cp_context_fns);
    cp_intern_init(&cp_context_sites);
+   cp_intern_init(&cp_context_edges);
+   cp_context_edge(0, 0);   /* roots' and grafts': room for its owner */
    cp_addrmap_init(&calls_above_32_bits, 16);
 }
 
@@ -169,39 +175,54 @@ UInt* cp_context_trees_by_id(void)
    return of;
 }
 
-static void fix_owner(UInt fn_id, Addr fn)
+/* *array, of *capacity words, grown to hold [index], zeroed. */
+static void room_for_index(UInt** array, UInt* capacity, UInt index)
 {
-   if (fn_id >= fn_owners_capacity) {
-      UInt old = fn_owners_capacity;
-      fn_owners_capacity = fn_id < 512 ? 1024 : 2 * fn_id;
-      cp_context_fn_owners = cp_heap_realloc("cp.ctx.owners",
-                                          cp_context_fn_owners,
-                                          fn_owners_capacity * sizeof(UInt));
-      VG_(memset)(cp_context_fn_owners + old, 0,
-                  (fn_owners_capacity - old) * sizeof(UInt));
-   }
-   if (!cp_context_fn_owners[fn_id])
-      cp_context_fn_owners[fn_id] = cp_owner_of_frame(fn);
+   UInt old = *capacity;
+   if (index < old) return;
+   *capacity = index < 512 ? 1024 : 2 * index;
+   *array = cp_heap_realloc("cp.ctx.owners", *array, *capacity * sizeof(UInt));
+   VG_(memset)(*array + old, 0, (*capacity - old) * sizeof(UInt));
 }
 
-static Context* new_context(Context* parent, UInt site_id, UInt fn_id,
-                            CtxKind kind)
+UInt cp_context_edge(UInt site_id, UInt fn_id)
+{
+   UInt edge = cp_intern(&cp_context_edges,
+                         ((ULong)site_id << 32) | fn_id);
+   room_for_index(&cp_context_edge_owners, &edge_owners_capacity, edge);
+   return edge;
+}
+
+/* The owner is fixed when a function's first context is made, as it was
+ * when contexts kept the function itself. */
+static void fix_owner(UInt edge)
+{
+   UInt fn_id;
+   if (cp_context_edge_owners[edge]) return;
+   fn_id = cp_context_edge_fn(edge);
+   room_for_index(&fn_owners, &fn_owners_capacity, fn_id);
+   if (!fn_owners[fn_id])
+      fn_owners[fn_id] = cp_owner_of_frame(cp_interned(&cp_context_fns,
+                                                       fn_id));
+   cp_context_edge_owners[edge] = fn_owners[fn_id];
+}
+
+static Context* new_context(Context* parent, UInt edge, CtxKind kind)
 {
    Context* c = cp_context_store_next();
    c->parent_id = parent ? cp_context_id(parent) : 0;
-   c->site_id = site_id;
-   c->fn_id = fn_id;
+   c->edge = edge;
    c->kind = kind;
    c->in_region = parent ? parent->in_region : 0;
-   fix_owner(c->fn_id, cp_interned(&cp_context_fns, fn_id));
+   fix_owner(edge);
    new_context_step(c);
    return c;
 }
 
 Context* cp_context_root(UInt tid)
 {
-   /* Interned index 0 is address 0: no call site, no function. */
-   Context* r = new_context(NULL, 0, 0, CtxRoot);
+   /* Interned index 0 is key 0: no call site, no function. */
+   Context* r = new_context(NULL, 0, CtxRoot);
    new_tree(tid, 0, cp_context_count());
    return r;
 }
@@ -209,7 +230,7 @@ Context* cp_context_root(UInt tid)
 Context* cp_context_graft(Context* from, UInt region)
 {
    UInt tid = cp_context_tid(from);
-   Context* g = new_context(from, 0, 0, CtxRoot);
+   Context* g = new_context(from, 0, CtxRoot);
    /* A tree of its own, for its region set; it has no child yet. */
    new_tree(tid, region, cp_context_count());
    g->in_region = region != 0;
@@ -222,27 +243,25 @@ Bool cp_context_active_in_chain(const Context* c, UInt fn_id)
 {
    for (; c && (c->kind == CtxCall || cp_context_is_graft(c));
         c = cp_context_parent(c))
-      if (c->fn_id == fn_id) return True;
+      if (cp_context_fn_id(c) == fn_id) return True;
    return False;
 }
 
-static Edge* find_fold(Context* parent, UInt site_id, UInt fn_id, UWord hash)
+static Fold* find_fold(Context* parent, UInt edge, UWord hash)
 {
-   Edge* e;
+   Fold* e;
    for (e = folds.buckets[hash & (folds.n_buckets - 1)]; e; e = e->next)
-      if (e->parent == parent && e->site_id == site_id && e->fn_id == fn_id)
+      if (e->parent == parent && e->edge == edge)
          return e;
    return NULL;
 }
 
-static void add_fold(Context* parent, UInt site_id, UInt fn_id, UWord hash,
-                     Context* to)
+static void add_fold(Context* parent, UInt edge, UWord hash, Context* to)
 {
-   Edge* e = cp_arena_alloc(sizeof(Edge));
+   Fold* e = cp_arena_alloc(sizeof(Fold));
    UWord b = hash & (folds.n_buckets - 1);
    e->parent = parent;
-   e->site_id = site_id;
-   e->fn_id = fn_id;
+   e->edge = edge;
    e->to = to;
    e->next = folds.buckets[b];
    folds.buckets[b] = e;
@@ -259,56 +278,56 @@ static void add_fold(Context* parent, UInt site_id, UInt fn_id, UWord hash,
  * of the ordinary node that ends it) may go back to that node without
  * losing one: runs never repeat a function, and the depth stays within
  * twice the number of distinct functions. */
-static Context* folded_context(Context* parent, UInt site_id, UInt fn_id)
+static Context* folded_context(Context* parent, UInt edge)
 {
+   UInt fn_id = cp_context_edge_fn(edge);
    Context* c;
    for (c = parent; ; c = cp_context_parent(c)) {
-      if (c->fn_id == fn_id) return c;
+      if (cp_context_fn_id(c) == fn_id) return c;
       if (!c->reentry) break;
    }
-   c = new_context(parent, site_id, fn_id, CtxCall);
+   c = new_context(parent, edge, CtxCall);
    c->reentry = True;
    return c;
 }
 
-Context* cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
-                              CtxKind kind)
+Context* cp_context_enter_edge(Context* parent, UInt edge, CtxKind kind)
 {
    Context* to;
-   Edge* e;
+   Fold* e;
    UInt made_before;
    /* A context just made, as each frame of a new region set's tree is,
     * has no child to find: a lookup would miss in the whole table. */
    if (parent->has_children) {
-      UWord hash = cp_children_hash(parent, site_id, fn_id);
-      to = cp_children_find(parent, site_id, fn_id, hash);
+      UWord hash = cp_children_hash(parent, edge);
+      to = cp_children_find(parent, edge, hash);
       if (to) return to;
-      if (folds.n_items && (e = find_fold(parent, site_id, fn_id, hash)))
+      if (folds.n_items && (e = find_fold(parent, edge, hash)))
          return e->to;
    }
    parent->has_children = 1;
    cp_stats.edges++;
    made_before = cp_context_count();
    if (kind == CtxCall && cp_opts.fold_recursion
-       && cp_context_active_in_chain(parent, fn_id))
-      to = folded_context(parent, site_id, fn_id);
+       && cp_context_active_in_chain(parent, cp_context_edge_fn(edge)))
+      to = folded_context(parent, edge);
    else
-      to = new_context(parent, site_id, fn_id, kind);
+      to = new_context(parent, edge, kind);
    /* A context just made has this key (a re-entry node too); one that
     * recursion folded into is an earlier one, with a key of its own. */
    if (cp_context_count() != made_before)
       cp_children_add(to, cp_context_count());
    else
-      add_fold(parent, site_id, fn_id,
-               cp_children_hash(parent, site_id, fn_id), to);
+      add_fold(parent, edge, cp_children_hash(parent, edge), to);
    return to;
 }
 
 Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
                           CtxKind kind)
 {
-   return cp_context_enter_ids(parent, cp_intern(&cp_context_sites, callsite),
-                               cp_intern(&cp_context_fns, fn), kind);
+   return cp_context_enter_edge(parent,
+      cp_context_edge(cp_intern(&cp_context_sites, callsite),
+                      cp_intern(&cp_context_fns, fn)), kind);
 }
 
 /* The cost centers of superblocks a context's function does not own

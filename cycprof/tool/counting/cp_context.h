@@ -18,10 +18,12 @@ Context*    cp_context_root(UInt tid);
  * context, so recursion never grows the tree. */
 Context*    cp_context_enter(Context* parent, Addr callsite, Addr fn,
                              CtxKind kind);
-/* The same, with callsite and fn interned (cp_context_sites, _fns): a
- * caller that keeps them spares the lookups. */
-Context*    cp_context_enter_ids(Context* parent, UInt site_id, UInt fn_id,
-                                 CtxKind kind);
+/* The same, with (callsite, fn) interned (cp_context_edge): a caller
+ * that keeps the edge spares the lookups. */
+Context*    cp_context_enter_edge(Context* parent, UInt edge, CtxKind kind);
+/* The pair (call site, function), each interned (cp_context_sites,
+ * _fns), interned. */
+UInt        cp_context_edge(UInt site_id, UInt fn_id);
 /* The counters of sb in ctx, created zeroed on first use, for a
  * superblock ctx's function does not own (the others are in ctx->dense). */
 ULong*      cp_counters(Context* ctx, SBInfo* sb);
@@ -55,11 +57,12 @@ STATIC_ASSERT(CP_OWNER_MAX_COUNTERS < (1u << 30));
 /* Grows ctx's dense counters to cover sb's (sb is of ctx's owner). */
 void        cp_context_cover(Context* ctx, const SBInfo* sb);
 
-/* The owner of ctx's dense counters: its function's (cp_owners.h). */
-extern UInt* cp_context_fn_owners;
+/* The owner of ctx's dense counters: its function's (cp_owners.h), kept
+ * by edge. */
+extern UInt* cp_context_edge_owners;
 static inline UInt cp_context_owner(const Context* ctx)
 {
-   return cp_context_fn_owners[ctx->fn_id];
+   return cp_context_edge_owners[ctx->edge];
 }
 
 /* Makes ctx's dense counters the current ones.  Inline: it runs on every
@@ -124,8 +127,29 @@ typedef struct {
 void        cp_context_memory(ContextMemory* m);
 void        cp_context_drop_lookup(void);   /* before the final dump */
 
-/* Interned functions of frames (signo for signals) and call sites. */
-extern Interner  cp_context_fns, cp_context_sites;
+/* Interned functions of frames (signo for signals) and call sites, and
+ * the pairs of them contexts are entered by: (site id << 32) | fn id. */
+extern Interner  cp_context_fns, cp_context_sites, cp_context_edges;
+
+static inline UInt cp_context_edge_fn(UInt edge)
+{
+   return (UInt)cp_interned(&cp_context_edges, edge);
+}
+
+static inline UInt cp_context_edge_site(UInt edge)
+{
+   return (UInt)(cp_interned(&cp_context_edges, edge) >> 32);
+}
+
+static inline UInt cp_context_fn_id(const Context* c)
+{
+   return cp_context_edge_fn(c->edge);
+}
+
+static inline UInt cp_context_site_id(const Context* c)
+{
+   return cp_context_edge_site(c->edge);
+}
 typedef struct {
    UInt tid;      /* thread serial */
    UInt region;   /* region set of the tree (cp_regions.h), 0: none */
@@ -173,12 +197,12 @@ static inline Context* cp_context_frame_parent(const Context* c)
 
 static inline Addr cp_context_fn(const Context* c)
 {
-   return cp_interned(&cp_context_fns, c->fn_id);
+   return (Addr)cp_interned(&cp_context_fns, cp_context_fn_id(c));
 }
 
 static inline Addr cp_context_callsite(const Context* c)
 {
-   return cp_interned(&cp_context_sites, c->site_id);
+   return (Addr)cp_interned(&cp_context_sites, cp_context_site_id(c));
 }
 
 /* Calls wrap at 2^32 rarely enough to keep the rest in a side map. */

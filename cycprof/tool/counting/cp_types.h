@@ -35,8 +35,9 @@ typedef struct CallSiteCache {
    struct Context* parent;
    Addr            fn;
    struct Context* ctx;
-   /* callsite and fn interned (cp_context.h); fn_id once fn is known. */
-   UInt            site_id, fn_id;
+   /* callsite interned, and (callsite, fn) once fn is known
+    * (cp_context.h). */
+   UInt            site_id, edge;
    /* Earlier (parent, context) pairs of this callee, in any way, each
     * miss replacing the next in turn: a helper called from a few callers
     * in turn finds its context here rather than in the table of all
@@ -61,7 +62,7 @@ typedef struct TailCallCache {
    struct Context* parent;
    Addr            site;
    struct Context* ctx;
-   UInt            site_id, fn_id;   /* site and the entry, interned */
+   UInt            edge;             /* (site, the entry) interned */
    Bool            trampoline;       /* the entry is a PLT stub's or the
                                       * resolver's (cp_is_trampoline) */
 } TailCallCache;
@@ -111,26 +112,28 @@ typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
 /* A calling context: the chain of active calls from a thread's root.
  * There are millions in a big program (cc1plus: 4 M), so every byte
- * counts: 28 in all.  Its id is where it lies (cp_context_store.h), not
+ * counts: 24 in all.  Its id is where it lies (cp_context_store.h), not
  * a field.  What is the same for many contexts is in small tables by a
- * 32-bit index: the parent (by its id), the frame's function and the call
- * site.  The thread and region set are
- * its tree's, kept once at the tree's root or graft (cp_context_tree).
- * The counters of superblocks fn does not own are in a table off the
- * context (cp_context.c), which few contexts have. */
+ * 32-bit index: the parent (by its id), and the edge it was entered by,
+ * the pair (call site, function) interned (cc1plus: 21,000 edges).  The
+ * thread and region set are its tree's, kept once at the tree's root or
+ * graft (cp_context_tree).  The counters of superblocks its function does
+ * not own are in a table off the context (cp_context.c), which few
+ * contexts have. */
 typedef struct Context {
    union {
-      ULong*   dense;      /* [dense_len]: counters of superblocks fn owns,
-                            * as far as those that ran here need */
+      ULong*   dense;      /* [dense_len]: counters of superblocks its
+                            * function owns, as far as those that ran here
+                            * need */
       UChar*   packed;     /* when is_packed: the same, cp_packed.h */
    };
    UInt        calls;      /* how often a frame entered this context, low
                             * 32 bits: cp_context_calls() */
-   UInt        site_id;    /* where control left the parent (0: roots),
-                            * interned */
    UInt        parent_id;  /* 0 for roots but grafts (cp_context_graft) */
-   UInt        fn_id;      /* its function (signo for signals), interned;
-                            * also gives its owner (cp_context_owner) */
+   UInt        edge;       /* (call site, function) interned: where control
+                            * left the parent (0: roots) and the frame's
+                            * function (signo for signals); also gives its
+                            * owner (cp_context_owner) */
    UInt        dense_len : 23;   /* 0 while packed: at most
                                   * CP_OWNER_MAX_COUNTERS */
    UInt        kind : 2;   /* CtxKind */
@@ -146,9 +149,7 @@ typedef struct Context {
    UInt        has_foreign : 1;   /* it has a table of cost centers */
    UInt        has_children : 1;  /* a context was entered from it: until
                                    * then, entering one needs no lookup */
-} __attribute__((packed, aligned(4))) Context;
-/* Packed to 4-byte alignment: 28 bytes rather than 32 with the pointer's
- * padding (x86 and arm64 load an 8-byte word at any 4-byte boundary). */
+} Context;
 
 /* A frame of the shadow call stack. */
 typedef enum { FrameCall, FrameTrampoline, FrameSignal } FrameKind;

@@ -1,4 +1,4 @@
-/* cycprof: interned addresses (see cp_intern.h). */
+/* cycprof: interned 64-bit keys (see cp_intern.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
@@ -7,9 +7,9 @@
 #include "cp_heap.h"
 #include "cp_intern.h"
 
-static UWord slot_of(const Interner* t, Addr a)
+static UWord slot_of(const Interner* t, ULong a)
 {
-   UWord i = cp_hash_word(a) & t->mask;
+   UWord i = cp_hash_word((UWord)a ^ (UWord)(a >> 32)) & t->mask;
    while (t->slots[i] && t->values[t->slots[i] - 1] != a)
       i = (i + 1) & t->mask;
    return i;
@@ -27,20 +27,20 @@ static void grow_slots(Interner* t)
 void cp_intern_init(Interner* t)
 {
    t->capacity = 256;
-   t->values = cp_heap_malloc("cp.intern", t->capacity * sizeof(Addr));
+   t->values = cp_heap_malloc("cp.intern", t->capacity * sizeof(ULong));
    t->mask = 511;
    t->slots = cp_heap_calloc("cp.intern", t->mask + 1, sizeof(UInt));
    t->n = 0;
    cp_intern(t, 0);
 }
 
-UInt cp_intern(Interner* t, Addr a)
+UInt cp_intern(Interner* t, ULong a)
 {
    UWord i = slot_of(t, a);
    if (t->slots[i]) return t->slots[i] - 1;
    tl_assert(t->n < 0xfffffffeu);
    t->values = cp_room_for_one("cp.intern", t->values, t->n, &t->capacity,
-                               sizeof(Addr), 256);
+                               sizeof(ULong), 256);
    t->values[t->n++] = a;
    /* At most half full: probes stay short. */
    if (2 * t->n > t->mask + 1) grow_slots(t);

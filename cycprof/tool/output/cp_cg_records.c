@@ -452,7 +452,7 @@ static void collect_calls(Naming* nm, RecordList* l, const ULong* arc,
       Addr callsite;
       SrcPos caller;
       /* Top-level frames (callsite 0) were entered from nowhere. */
-      if (c->site_id == 0 || arc[id] == 0) continue;
+      if (cp_context_site_id(c) == 0 || arc[id] == 0) continue;
       parent = cp_context_frame_parent(c);
       callsite = cp_context_callsite(c);
       caller = frame_function(nm, parent, callsite);

@@ -112,11 +112,12 @@ void cp_st_free(SuperblockLocations* sl)
 FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl,
                        const Context* c)
 {
+   UInt fn_id = cp_context_fn_id(c);
    UInt* known;
    Addr fn;
    FrameFacts f;
-   tl_assert(c->fn_id <= sl->n_fn_ids);
-   known = &sl->frame_of_fn[c->fn_id];
+   tl_assert(fn_id <= sl->n_fn_ids);
+   known = &sl->frame_of_fn[fn_id];
    if (*known) return sl->frame[*known - 1];
    fn = cp_context_fn(c);
    f.base = cp_locset_id(s, fn);
@@ -133,9 +134,10 @@ FrameFacts cp_st_frame(LocationSet* s, SuperblockLocations* sl,
 UInt cp_st_callsite_base(LocationSet* s, SuperblockLocations* sl,
                          const Context* c)
 {
+   UInt site_id = cp_context_site_id(c);
    UInt* known;
-   tl_assert(c->site_id <= sl->n_site_ids);
-   known = &sl->site_location[c->site_id];
+   tl_assert(site_id <= sl->n_site_ids);
+   known = &sl->site_location[site_id];
    if (!*known) *known = cp_locset_id(s, cp_context_callsite(c));
    return *known;
 }

@@ -34,7 +34,7 @@
  * function) adds no location, so it shares its parent's dump node. */
 static Bool adds_frame(const Context* c)
 {
-   return c->parent_id == 0 || c->site_id != 0;
+   return c->parent_id == 0 || cp_context_site_id(c) != 0;
 }
 
 /* The location of a frame's entry, named like its code. */
@@ -155,7 +155,7 @@ static void locate_callsites(LocationSet* s, SuperblockLocations* sl,
       Context* c = cp_context_by_id(id);
       if (id + CP_PREFETCH_AHEAD <= n)
          cp_prefetch_context(id + CP_PREFETCH_AHEAD);
-      if (!c->site_id) continue;
+      if (!cp_context_site_id(c)) continue;
       if (cp_context_frame_parent(c)->kind == CtxRoot)
          cp_st_gather(s, sl, cp_context_frame_parent(c), NULL, &bases);
       callsite_loc[id] = callsite_location(s, sl, c, &bases);
@@ -342,7 +342,7 @@ static ULong frame_key(LocationSet* s, SuperblockLocations* sl,
    FrameFacts f = cp_st_frame(s, sl, c);
    ULong fn = entry_base_function(s, f);
    if (c->kind != CtxCall || !f.unnamed) return fn;
-   return ((ULong)sl->frame_of_fn[c->fn_id] << 32) | fn;
+   return ((ULong)sl->frame_of_fn[cp_context_fn_id(c)] << 32) | fn;
 }
 
 /* Per superblock: the one base function all its executed instructions
