@@ -21,7 +21,7 @@ CpOptions cp_opts = {
    .pprof_max_dump_mb = 2048,
    .pprof_max_samples = -1,   /* 250000 at line granularity, else 0 */
    .out_stall_limit   = 300,
-   .pack_cold_kb      = 16384,
+   .pack_cold_kb      = 12288,
 };
 
 Bool cp_process_option(const HChar* arg)
@@ -93,7 +93,7 @@ void cp_print_usage(void)
 "                              that frame's context (bounded memory) [yes]\n"
 "    --pack-cold-counters=<KiB>  once counters take more than KiB, pack\n"
 "                              those of contexts no frame is in (their\n"
-"                              counts stay exact) [16384]; 0: never\n"
+"                              counts stay exact) [12288]; 0: never\n"
 "    --dump-instr=no|yes       per-instruction positions in the callgrind file [no]\n"
 "    --top=<N>                 print the N costliest functions at exit [0]\n"
 "    --collect-atstart=no|yes  collect from the start [yes]\n"
