@@ -79,9 +79,25 @@ static void pack(Context* ctx)
 static void pack_cold_contexts(Context* keep)
 {
    UInt i, kept = 0;
+   ULong kept_bytes = 0;
    mark_live_contexts();
    cp_cur_ctx->recently_used = True;
    keep->recently_used = True;
+   /* The kept arrays are copied while the old chunks still hold them: a
+    * sweep that would copy more than it frees (every context still hot,
+    * as a run of many small region sets' trees is) raises the peak by
+    * the copies and gives back little.  It only starts the second
+    * chance's next round then; old copies that growing left count as
+    * freed, so they still bring a sweep. */
+   for (i = 0; i < n_unpacked; i++)
+      if (unpacked[i]->recently_used)
+         kept_bytes += (ULong)(unpacked[i]->dense_len + 1) * sizeof(ULong);
+   if (2 * kept_bytes > cp_densespace_bytes()) {
+      for (i = 0; i < n_unpacked; i++) unpacked[i]->recently_used = False;
+      kept_after_packing = cp_densespace_bytes();
+      stats.sweeps_skipped++;
+      return;
+   }
    cp_densespace_begin_sweep();
    for (i = 0; i < n_unpacked; i++) {
       Context* c = unpacked[i];

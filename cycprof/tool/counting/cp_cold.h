@@ -32,7 +32,7 @@ void cp_cold_zero(Context* ctx);
 
 /* For --stats=yes. */
 typedef struct {
-   ULong sweeps, packed, unpacked;
+   ULong sweeps, sweeps_skipped, packed, unpacked;
    ULong packed_bytes, released_bytes, copies;   /* copies: distinct,
                                                    * in use */
 } ColdStats;

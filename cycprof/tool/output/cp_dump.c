@@ -157,9 +157,10 @@ static void report_memory(void)
    cp_cold_stats(&cold);
    VG_(dmsg)("cycprof: packed counters: %llu bytes (%llu released), %llu "
              "distinct copies in use, %llu contexts packed, %llu unpacked "
-             "again, in %llu sweeps\n",
+             "again, in %llu sweeps (%llu more skipped: they would have "
+             "copied more than they freed)\n",
              cold.packed_bytes, cold.released_bytes, cold.copies, cold.packed,
-             cold.unpacked, cold.sweeps);
+             cold.unpacked, cold.sweeps, cold.sweeps_skipped);
    if (n)
       VG_(dmsg)("cycprof: memory per context: records %llu, dense %llu, "
                 "tables %llu bytes\n",
