@@ -354,8 +354,7 @@ static const TailCallCache* tail_call(SBInfo* entry, Context* parent,
       /* Mostly the same jump under another parent: keep the ids. */
       if (c->ctx == NULL || c->site != site) {
          c->site = site;
-         c->edge = cp_context_edge(cp_intern(&cp_context_sites, site),
-                                   cp_intern(&cp_context_fns, entry->addr));
+         c->edge = cp_context_edge_of(site, entry->addr);
          c->trampoline = cp_is_trampoline(entry->addr);
       }
       c->parent = parent;

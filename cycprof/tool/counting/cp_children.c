@@ -79,7 +79,8 @@ static void remember(Recent* r, UWord hash, UInt id)
 
 static Bool has_key(const Context* c, const Context* parent, UInt edge)
 {
-   return c->edge == edge && c->parent_id && cp_context_at(c->parent_id) == parent;
+   return c->edge == edge
+          && c->parent_id && cp_context_at(c->parent_id) == parent;
 }
 
 /* A context made right after its parent, in the same chunk (the next

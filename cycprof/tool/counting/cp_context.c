@@ -322,12 +322,17 @@ Context* cp_context_enter_edge(Context* parent, UInt edge, CtxKind kind)
    return to;
 }
 
+UInt cp_context_edge_of(Addr callsite, Addr fn)
+{
+   return cp_context_edge(cp_intern(&cp_context_sites, callsite),
+                          cp_intern(&cp_context_fns, fn));
+}
+
 Context* cp_context_enter(Context* parent, Addr callsite, Addr fn,
                           CtxKind kind)
 {
-   return cp_context_enter_edge(parent,
-      cp_context_edge(cp_intern(&cp_context_sites, callsite),
-                      cp_intern(&cp_context_fns, fn)), kind);
+   return cp_context_enter_edge(parent, cp_context_edge_of(callsite, fn),
+                                kind);
 }
 
 /* The cost centers of superblocks a context's function does not own

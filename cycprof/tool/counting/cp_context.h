@@ -24,6 +24,8 @@ Context*    cp_context_enter_edge(Context* parent, UInt edge, CtxKind kind);
 /* The pair (call site, function), each interned (cp_context_sites,
  * _fns), interned. */
 UInt        cp_context_edge(UInt site_id, UInt fn_id);
+/* The same, from the addresses. */
+UInt        cp_context_edge_of(Addr callsite, Addr fn);
 /* The counters of sb in ctx, created zeroed on first use, for a
  * superblock ctx's function does not own (the others are in ctx->dense). */
 ULong*      cp_counters(Context* ctx, SBInfo* sb);
