@@ -178,3 +178,27 @@ t_cg_source_lines() {
     done
 }
 register cg-source-lines t_cg_source_lines
+
+# A context's calls are kept with its counters, the first one without
+# them (cycprof/tool/counting/cp_cold.h): the program's structure fixes
+# the count of its one arc, here past 2^24.
+t_cg_calls_count() {
+    need_tool
+    need_prog manycalls
+    local n=$(((1 << 24) + 5)) out=$W/cg-calls-count
+    mkdir -p "$out"
+    cycprof "$out/p.out" "$out/p.log" -- "$BIN/manycalls" "$n" ||
+        fail "cycprof failed (see $out/p.log)"
+    pycheck "$out/p.out" "$n" <<'PY' || true
+import sys
+from cyc import *
+C = Checker()
+r = parse_callgrind(sys.argv[1])
+n = int(sys.argv[2])
+C.true(not r.errors, "callgrind format errors: %s" % r.errors[:5])
+arcs = [(a, b, k) for a, b, k, _c in r.calls if b == "leaf"]
+C.eq("calls of leaf, one arc from main", [("main", "leaf", n)], arcs)
+C.done()
+PY
+}
+register cg-calls-count t_cg_calls_count

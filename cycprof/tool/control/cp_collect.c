@@ -92,7 +92,7 @@ void cp_request_sb_recount(Int delta)
    if (sb->owner == cp_context_owner(ctx)) {
       cp_context_cover(ctx, sb);
       cp_context_publish(ctx);   /* packing may have moved its counters */
-      counts = ctx->dense + sb->local;
+      counts = cp_context_dense(ctx) + sb->local;
    } else {
       counts = cp_counters(ctx, sb);
    }

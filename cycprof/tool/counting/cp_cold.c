@@ -25,14 +25,19 @@ static ColdStats stats;
 static UInt (*owner_of)(const Context* ctx);
 static void (*mark_live_contexts)(void);
 
+/* The headers of the handles of no array: no calls, one call. */
+static DenseHeader no_array[2] __attribute__((aligned(8))) = { { 0, 0 }, { 1, 0 } };
+
 void cp_cold_init(UInt (*owner)(const Context* ctx), void (*mark_live)(void))
 {
+   STATIC_ASSERT(sizeof(DenseHeader) == sizeof(ULong));
    owner_of = owner;
    mark_live_contexts = mark_live;
+   cp_densespace_fixed((ULong*)no_array);
 }
 
-/* The decoded copy cp_cold_view hands out, and whose it is. */
-static const UChar* view_of;
+/* The decoded copy cp_cold_view hands out, and whose it is (0: none). */
+static UInt         view_of;
 static ULong*       view;
 static UInt         view_len, view_capacity;
 
@@ -43,28 +48,33 @@ static void remember_unpacked(Context* ctx)
    unpacked[n_unpacked++] = ctx;
 }
 
-/* A dense array has a hidden word before it: the packed copy it was
- * unpacked from, whose user it stays until packing it again (or zeroing
- * it) says the copy is no longer used (cp_packed.h). */
-static ULong* dense_block(const Context* ctx)
+/* A dense array has a hidden word before it (DenseHeader): the context's
+ * calls, and the packed copy it was unpacked from, whose user it stays
+ * until packing it again (or zeroing it) says the copy is no longer used
+ * (cp_packed.h). */
+static DenseHeader* header_of(const Context* ctx)
 {
-   return ctx->dense - 1;
+   return cp_dense_header(cp_context_dense(ctx));
 }
 
-static UChar* old_copy(const Context* ctx)
+/* The words of an array of len counters and its header: at least two,
+ * so that the counters' first word is in the header's chunk
+ * (cp_densespace.h) even for none. */
+static UInt words_for(UInt len)
 {
-   return (UChar*)(UWord)dense_block(ctx)[0];
+   return len < 1 ? 2 : len + 1;
 }
 
 static void pack(Context* ctx)
 {
-   UChar* copy;
-   cp_owner_note_len(owner_of(ctx), ctx->dense_len);
-   copy = cp_packed_encode(ctx->dense, ctx->dense_len, old_copy(ctx));
+   UInt copy, len = ctx->dense_len;
+   cp_owner_note_len(owner_of(ctx), len);
+   copy = cp_packed_encode(cp_context_dense(ctx), len, header_of(ctx)->calls,
+                           header_of(ctx)->unpacked_from);
    /* Made where a copy no longer used was, it may be where the one
     * decoded last was. */
-   if (copy == view_of) view_of = NULL;
-   ctx->packed = copy;
+   if (copy == view_of) view_of = 0;
+   ctx->counters = copy;
    ctx->dense_len = 0;
    ctx->is_packed = True;
    stats.packed++;
@@ -80,6 +90,7 @@ static void pack_cold_contexts(Context* keep)
 {
    UInt i, kept = 0;
    ULong kept_bytes = 0;
+   Bool packing = cp_opts.pack_cold_kb != 0;
    mark_live_contexts();
    cp_cur_ctx->recently_used = True;
    keep->recently_used = True;
@@ -90,8 +101,9 @@ static void pack_cold_contexts(Context* keep)
     * chance's next round then; old copies that growing left count as
     * freed, so they still bring a sweep. */
    for (i = 0; i < n_unpacked; i++)
-      if (unpacked[i]->recently_used)
-         kept_bytes += (ULong)(unpacked[i]->dense_len + 1) * sizeof(ULong);
+      if (unpacked[i]->recently_used || !packing)
+         kept_bytes += (ULong)words_for(unpacked[i]->dense_len)
+                       * sizeof(ULong);
    if (2 * kept_bytes > cp_densespace_bytes()) {
       for (i = 0; i < n_unpacked; i++) unpacked[i]->recently_used = False;
       kept_after_packing = cp_densespace_bytes();
@@ -101,9 +113,10 @@ static void pack_cold_contexts(Context* keep)
    cp_densespace_begin_sweep();
    for (i = 0; i < n_unpacked; i++) {
       Context* c = unpacked[i];
-      if (c->recently_used) {
+      if (c->recently_used || !packing) {
          c->recently_used = False;
-         c->dense = cp_densespace_keep(dense_block(c), c->dense_len + 1) + 1;
+         c->counters = cp_densespace_keep(c->counters,
+                                          words_for(c->dense_len));
          unpacked[kept++] = c;
       } else {
          pack(c);
@@ -115,45 +128,46 @@ static void pack_cold_contexts(Context* keep)
    stats.sweeps++;
 }
 
-/* With packing on, the arrays live in cp_densespace.h's chunks, whose
- * sweeps drop the old copies that growing leaves.  Without packing
- * (--pack-cold-counters=0) nothing would drop them: Valgrind's allocator
- * keeps the arrays then. */
-static ULong* grow_in_space(const ULong* block, UInt old_words, UInt words)
+/* Whether a sweep is due: with packing on, once the limit was carved,
+ * and half of it more since the last sweep.  Without packing
+ * (--pack-cold-counters=0) a sweep keeps every array and only drops the
+ * old copies that growing left: once they take as much as the arrays. */
+static Bool sweep_due(ULong limit)
 {
-   ULong* grown = cp_densespace_alloc(words);
-   if (block) VG_(memcpy)(grown, block, old_words * sizeof(ULong));
-   return grown;
+   ULong carved = cp_densespace_bytes();
+   if (limit)
+      return carved > limit && carved > kept_after_packing + limit / 2;
+   return carved > (1ul << 20) && carved > 2 * kept_after_packing;
 }
 
 void cp_cold_grow(Context* ctx, UInt len)
 {
    ULong limit = (ULong)cp_opts.pack_cold_kb << 10;
    UInt old_len = ctx->dense_len;
-   ULong* block = old_len ? dense_block(ctx) : NULL;
-   ULong carved;
-   tl_assert(len <= CP_OWNER_MAX_COUNTERS);
-   block = limit ? grow_in_space(block, old_len + 1, len + 1)
-                 : cp_heap_realloc("cp.ctx.dense", block,
-                                (len + 1) * sizeof(ULong));
-   if (old_len == 0) block[0] = 0;   /* no packed copy yet */
-   ctx->dense = block + 1;
-   VG_(memset)(ctx->dense + old_len, 0, (len - old_len) * sizeof(ULong));
+   Bool first = !cp_context_has_array(ctx);
+   UInt grown = cp_densespace_alloc(words_for(len));
+   ULong* dense = cp_densespace_at(grown);
+   tl_assert(len <= CP_OWNER_MAX_COUNTERS && len >= old_len);
+   /* The header too: a new array's is that of no array, 0. */
+   VG_(memcpy)(dense - 1, cp_context_dense(ctx) - 1,
+               (old_len + 1) * sizeof(ULong));
+   VG_(memset)(dense + old_len, 0, (len - old_len) * sizeof(ULong));
+   ctx->counters = grown;
    ctx->dense_len = len;
-   if (old_len == 0) remember_unpacked(ctx);
-   carved = cp_densespace_bytes();
-   if (limit && carved > limit && carved > kept_after_packing + limit / 2)
-      pack_cold_contexts(ctx);
+   if (first) remember_unpacked(ctx);
+   if (sweep_due(limit)) pack_cold_contexts(ctx);
 }
 
 void cp_cold_unpack(Context* ctx)
 {
-   UChar* copy = ctx->packed;
+   UInt copy = ctx->counters;
    UInt len = cp_packed_len(copy);
-   ULong* block = cp_densespace_alloc(len + 1);
-   block[0] = (UWord)copy;
-   ctx->dense = block + 1;
-   cp_packed_decode(copy, ctx->dense);
+   UInt block = cp_densespace_alloc(words_for(len));
+   ULong* dense = cp_densespace_at(block);
+   cp_dense_header(dense)->calls = cp_packed_calls(copy);
+   cp_dense_header(dense)->unpacked_from = copy;
+   cp_packed_decode(copy, dense);
+   ctx->counters = block;
    ctx->dense_len = len;
    ctx->is_packed = False;
    remember_unpacked(ctx);
@@ -164,17 +178,17 @@ const ULong* cp_cold_view(const Context* ctx, UInt* len)
 {
    if (!ctx->is_packed) {
       *len = ctx->dense_len;
-      return ctx->dense;
+      return cp_context_dense(ctx);
    }
-   if (view_of != ctx->packed) {
-      view_len = cp_packed_len(ctx->packed);
+   if (view_of != ctx->counters) {
+      view_len = cp_packed_len(ctx->counters);
       if (view_len > view_capacity) {
          view_capacity = view_len;
          view = cp_heap_realloc("cp.cold.view", view,
                              view_capacity * sizeof(ULong));
       }
-      cp_packed_decode(ctx->packed, view);
-      view_of = ctx->packed;
+      cp_packed_decode(ctx->counters, view);
+      view_of = ctx->counters;
    }
    *len = view_len;
    return view;
@@ -183,11 +197,20 @@ const ULong* cp_cold_view(const Context* ctx, UInt* len)
 void cp_cold_zero(Context* ctx)
 {
    if (ctx->is_packed) {
-      ctx->packed = cp_packed_zeroed(ctx->packed);
-      view_of = NULL;
-   } else if (ctx->dense) {
-      VG_(memset)(ctx->dense, 0, ctx->dense_len * sizeof(ULong));
+      ctx->counters = cp_packed_zeroed(ctx->counters);
+      view_of = 0;
+   } else if (cp_context_has_array(ctx)) {
+      VG_(memset)(cp_context_dense(ctx), 0, ctx->dense_len * sizeof(ULong));
+      header_of(ctx)->calls = 0;
+   } else {
+      ctx->counters = CP_NO_ARRAY;
    }
+}
+
+UInt cp_cold_calls(const Context* ctx)
+{
+   if (ctx->is_packed) return cp_packed_calls(ctx->counters);
+   return header_of(ctx)->calls;
 }
 
 void cp_cold_stats(ColdStats* s)

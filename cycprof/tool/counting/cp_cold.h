@@ -9,7 +9,39 @@
 #ifndef CP_COLD_H
 #define CP_COLD_H
 
+#include "cp_densespace.h"
 #include "cp_types.h"
+
+/* The word before a context's dense array: how often a frame entered the
+ * context (low 32 bits: cp_context_calls), and the packed copy the array
+ * was unpacked from (cp_cold.c).  A context entered a second time has an
+ * array (given then, or unpacked then); until then one of two handles of
+ * no array stands for its calls. */
+typedef struct {
+   UInt calls;
+   UInt unpacked_from;   /* cp_packed.h; 0: none */
+} DenseHeader;
+#define CP_NO_ARRAY         0   /* no calls yet (and none while packed) */
+#define CP_NO_ARRAY_CALLED  1   /* one call */
+
+static inline Bool cp_context_has_array(const Context* ctx)
+{
+   return !ctx->is_packed && ctx->counters > CP_NO_ARRAY_CALLED;
+}
+
+static inline DenseHeader* cp_dense_header(ULong* dense)
+{
+   return (DenseHeader*)(dense - 1);
+}
+
+/* ctx's dense counters: none (a length of 0) while they are packed. */
+static inline ULong* cp_context_dense(const Context* ctx)
+{
+   return cp_densespace_at(ctx->is_packed ? CP_NO_ARRAY : ctx->counters);
+}
+
+/* The low 32 bits of ctx's calls. */
+UInt cp_cold_calls(const Context* ctx);
 
 /* What packing needs from above, given once before the first context:
  * the owner of a context's counters (cp_context_owner), and a step that
@@ -18,8 +50,9 @@
 void cp_cold_init(UInt (*owner_of)(const Context* ctx),
                   void (*mark_live_contexts)(void));
 
-/* Grows ctx's dense counters (not packed) to len, the new ones zero;
- * may pack other contexts, never ctx: it is being worked on. */
+/* Grows ctx's dense counters (not packed; none yet is an array of 0) to
+ * len, the new ones zero; may pack other contexts, never ctx: it is being
+ * worked on. */
 void cp_cold_grow(Context* ctx, UInt len);
 /* Makes a packed ctx's counters dense again. */
 void cp_cold_unpack(Context* ctx);

@@ -22,7 +22,7 @@
 CpStats cp_stats;
 
 /* docs/internals/memory.md counts on it. */
-STATIC_ASSERT(sizeof(Context) == 24);
+STATIC_ASSERT(sizeof(Context) == 16);
 
 /* (parent, edge) -> context, in two tables.  Almost every key leads to
  * the context made for it, whose own fields are the key: those are found
@@ -115,7 +115,7 @@ void cp_context_calls_wrapped(const Context* c)
 ULong cp_context_calls(const Context* c)
 {
    UWord* high = cp_addrmap_find(&calls_above_32_bits, (UWord)c);
-   return ((ULong)(high ? *high : 0) << 32) | c->calls;
+   return ((ULong)(high ? *high : 0) << 32) | cp_cold_calls(c);
 }
 
 /* Trees are made in id order, each by its first context (a root or a
@@ -421,7 +421,6 @@ void cp_context_zero(Context* ctx)
    const ForeignTable* t = foreign_of(ctx);
    UInt k;
    UWord* calls_high = cp_addrmap_find(&calls_above_32_bits, (UWord)ctx);
-   ctx->calls = 0;
    if (calls_high) *calls_high = 0;
    cp_cold_zero(ctx);
    for (k = 0; t && k < t->capacity; k++)
@@ -440,28 +439,48 @@ DenseCounters cp_dense = { 0, 0, (UWord)&cp_running };
  * array starts where its owner's packed contexts reached on average:
  * contexts of one function mostly run the same blocks, and most of the
  * steps are then spared (cc1plus: 2.2 M fewer allocations). */
+static UInt grown_len(const Owner* o, UInt old, UInt needed)
+{
+   UInt len = needed;
+   if (len < old + old / 2) len = old + old / 2;
+   if (old == 0 && len < o->typical_len) len = o->typical_len;
+   if (len < 8) len = 8;
+   if (len > o->n_counters) len = o->n_counters;
+   if (len < needed) len = needed;
+   return len;
+}
+
 void cp_context_cover(Context* ctx, const SBInfo* sb)
 {
-   UInt old, all, needed = sb->local + sb->n_exits, len = needed;
-   const Owner* o;
+   UInt old, needed = sb->local + sb->n_exits, len;
    if (ctx->is_packed) cp_cold_unpack(ctx);
    old = ctx->dense_len;
    /* The usual case, on every entry of a function by a jump: the
     * counters reach this far already, and the owner is not read. */
    if (needed <= old) return;
-   o = cp_owner(cp_context_owner(ctx));
-   all = o->n_counters;
-   if (len < old + old / 2) len = old + old / 2;
-   if (old == 0 && len < o->typical_len) len = o->typical_len;
-   if (len < 8) len = 8;
-   if (len > all) len = all;
-   if (len < needed) len = needed;
+   len = grown_len(cp_owner(cp_context_owner(ctx)), old, needed);
    /* A region set's tree repeats the frames of the set before it: where
     * one's array had to grow, the next one's starts (region-scale: one
     * array a frame rather than two). */
    if (old > 0 && ctx->in_region)
       cp_owner_note_len(cp_context_owner(ctx), len);
    cp_cold_grow(ctx, len);
+}
+
+/* A first call needs no array; a second one starts it as cover would for
+ * a first block, and a packed context is unpacked, as its first block
+ * would be. */
+Bool cp_context_give_array(Context* ctx)
+{
+   if (!ctx->is_packed && ctx->counters == CP_NO_ARRAY) {
+      ctx->counters = CP_NO_ARRAY_CALLED;
+      return False;
+   }
+   if (ctx->is_packed)
+      cp_cold_unpack(ctx);
+   else
+      cp_cold_grow(ctx, grown_len(cp_owner(cp_context_owner(ctx)), 0, 0));
+   return True;
 }
 
 void cp_context_lend(UWord base)
@@ -488,11 +507,14 @@ Bool cp_context_ran_code(const Context* ctx)
 
 Bool cp_context_has_counts(const Context* ctx)
 {
-   UInt k;
+   UInt k, len;
+   const ULong* dense;
    tl_assert(!ctx->has_foreign);
-   if (ctx->is_packed) return cp_packed_nonzero(ctx->packed) > 0;
-   for (k = 0; k < ctx->dense_len; k++)
-      if (ctx->dense[k]) return True;
+   if (ctx->is_packed) return cp_packed_nonzero(ctx->counters) > 0;
+   dense = cp_context_dense(ctx);
+   len = ctx->dense_len;
+   for (k = 0; k < len; k++)
+      if (dense[k]) return True;
    return False;
 }
 
@@ -556,9 +578,11 @@ void cp_context_memory(ContextMemory* m)
    VG_(memset)(m, 0, sizeof *m);
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
-      m->dense_bytes += (ULong)c->dense_len * sizeof(ULong);
-      for (k = 0; k < c->dense_len; k++)
-         if (c->dense[k]) m->dense_used += sizeof(ULong);
+      const ULong* dense = cp_context_dense(c);
+      UInt len = c->dense_len;
+      m->dense_bytes += (ULong)len * sizeof(ULong);
+      for (k = 0; k < len; k++)
+         if (dense[k]) m->dense_used += sizeof(ULong);
    }
    for (k = 0; k < n_foreign; k++)
       m->table_bytes += (ULong)foreign_tables[k].capacity * sizeof(CostCenter);

@@ -4,6 +4,7 @@
 
 #include "cp_collect_state.h"
 #include "cp_context_store.h"   /* by id: cp_context_at, _by_id, _count */
+#include "cp_cold.h"        /* its counters: dense or packed */
 #include "cp_intern.h"
 #include "cp_owners.h"
 #include "cp_types.h"
@@ -27,7 +28,8 @@ UInt        cp_context_edge(UInt site_id, UInt fn_id);
 /* The same, from the addresses. */
 UInt        cp_context_edge_of(Addr callsite, Addr fn);
 /* The counters of sb in ctx, created zeroed on first use, for a
- * superblock ctx's function does not own (the others are in ctx->dense). */
+ * superblock ctx's function does not own (the others are its dense
+ * counters). */
 ULong*      cp_counters(Context* ctx, SBInfo* sb);
 
 /* The running thread's context's dense counters, read by the inline
@@ -71,13 +73,14 @@ static inline UInt cp_context_owner(const Context* ctx)
  * call and return. */
 static inline void cp_context_publish(Context* ctx)
 {
+   ULong* dense = cp_context_dense(ctx);
    cp_dense.key = cp_dense_key(cp_collecting_in(ctx)
                                ? cp_context_owner(ctx)
                                : CP_OWNER_NOT_COLLECTING, ctx->dense_len);
    /* Only translations made while the running count is on read it, and
     * turning it on publishes again (cp_running_need, cp_collect.h). */
    if (cp_running_on) cp_dense.running = (UWord)&cp_running;
-   cp_dense.base = (UWord)ctx->dense;
+   cp_dense.base = (UWord)dense;
    ctx->recently_used = True;
 }
 /* For a superblock its frame's function does not own: base such that its
@@ -207,11 +210,17 @@ static inline Addr cp_context_callsite(const Context* c)
    return (Addr)cp_interned(&cp_context_sites, cp_context_site_id(c));
 }
 
-/* Calls wrap at 2^32 rarely enough to keep the rest in a side map. */
+/* Calls wrap at 2^32 rarely enough to keep the rest in a side map.  The
+ * low bits are kept with the counters (DenseHeader), which a context
+ * entered a second time has dense: cp_context_give_array makes them so,
+ * or counts the first call without them (False). */
 void        cp_context_calls_wrapped(const Context* c);
+Bool        cp_context_give_array(Context* c);
 static inline void cp_context_count_call(Context* c)
 {
-   if (++c->calls == 0) cp_context_calls_wrapped(c);
+   if (!cp_context_has_array(c) && !cp_context_give_array(c)) return;
+   if (++cp_dense_header(cp_context_dense(c))->calls == 0)
+      cp_context_calls_wrapped(c);
 }
 ULong       cp_context_calls(const Context* c);
 

@@ -13,6 +13,7 @@
 #include "cp_costs.h"
 #include "cp_heap.h"
 #include "cp_owners.h"
+#include "cp_packed.h"
 #include "cp_sbinfo.h"
 
 void cp_addrcostlist_append(AddrCostList* list, Addr addr, ULong count)
@@ -89,10 +90,12 @@ void cp_prefetch_context(UInt id)
 void cp_prefetch_counters(UInt id)
 {
    const Context* c = cp_context_by_id(id);
-   if (c->dense_len || c->is_packed) {
-      __builtin_prefetch(c->dense);
-      __builtin_prefetch((const UChar*)c->dense + 64);
-   }
+   const UChar* first;
+   if (!c->is_packed && !cp_context_has_array(c)) return;
+   first = c->is_packed ? cp_packed_at(c->counters)
+                        : (const UChar*)(cp_context_dense(c) - 1);
+   __builtin_prefetch(first);
+   __builtin_prefetch(first + 64);
 }
 
 void cp_prefetch_ahead(UInt id, UInt n)

@@ -112,30 +112,27 @@ typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
 /* A calling context: the chain of active calls from a thread's root.
  * There are millions in a big program (cc1plus: 4 M), so every byte
- * counts: 24 in all.  Its id is where it lies (cp_context_store.h), not
+ * counts: 16 in all.  Its id is where it lies (cp_context_store.h), not
  * a field.  What is the same for many contexts is in small tables by a
  * 32-bit index: the parent (by its id), and the edge it was entered by,
- * the pair (call site, function) interned (cc1plus: 21,000 edges).  The
- * thread and region set are its tree's, kept once at the tree's root or
- * graft (cp_context_tree).  The counters of superblocks its function does
- * not own are in a table off the context (cp_context.c), which few
- * contexts have. */
+ * the pair (call site, function) interned (cc1plus: 21,000 edges).  Its
+ * counters are named by a 32-bit handle, and its count of calls is kept
+ * with them (cp_cold.h).  The thread and region set are its tree's, kept
+ * once at the tree's root or graft (cp_context_tree).  The counters of
+ * superblocks its function does not own are in a table off the context
+ * (cp_context.c), which few contexts have. */
 typedef struct Context {
-   union {
-      ULong*   dense;      /* [dense_len]: counters of superblocks its
-                            * function owns, as far as those that ran here
-                            * need */
-      UChar*   packed;     /* when is_packed: the same, cp_packed.h */
-   };
-   UInt        calls;      /* how often a frame entered this context, low
-                            * 32 bits: cp_context_calls() */
    UInt        parent_id;  /* 0 for roots but grafts (cp_context_graft) */
    UInt        edge;       /* (call site, function) interned: where control
                             * left the parent (0: roots) and the frame's
                             * function (signo for signals); also gives its
                             * owner (cp_context_owner) */
-   UInt        dense_len : 23;   /* 0 while packed: at most
-                                  * CP_OWNER_MAX_COUNTERS */
+   /* Counters of superblocks its function owns, as far as those that ran
+    * here need: a dense array (cp_densespace.h), or when is_packed the
+    * same packed (cp_packed.h); CP_NO_ARRAY(_CALLED): none yet. */
+   UInt        counters;
+   UInt        dense_len : 23;    /* 0 while packed: at most
+                                   * CP_OWNER_MAX_COUNTERS */
    UInt        kind : 2;   /* CtxKind */
    UInt        in_region : 1;     /* its tree's region set is not 0 */
    /* A frame of a function already active further up the chain, entered

@@ -2,19 +2,19 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_mallocfree.h"
 #include "cp_densespace.h"
-#include "cp_heap.h"
 #include "cp_hugemem.h"
+#include "cp_sys.h"
 
-#define CHUNK_WORDS (1u << 17)   /* 1 MiB */
+#define CHUNK_WORDS CP_DENSE_CHUNK_WORDS
 
-/* A chunk holds its link in its first word; an array bigger than a chunk
- * gets a chunk of its own, which is given back to Valgrind rather than
- * recycled. */
+/* A chunk's record is before its words.  A block bigger than a standard
+ * chunk gets a big chunk of its own, numbered as several standard ones in
+ * a row so that a handle's word part stays below CHUNK_WORDS. */
 typedef struct Chunk {
    struct Chunk* next;
-   UInt          words;   /* usable words after the header */
+   UInt          words;    /* usable words after the record */
+   UInt          number;   /* its first number in cp_densespace_bases */
    ULong         data[];
 } Chunk;
 
@@ -24,45 +24,103 @@ typedef struct {
    ULong  bytes;    /* carved in all, for cp_densespace_bytes */
 } Space;
 
+ULong* cp_densespace_bases[CP_DENSE_MAX_CHUNKS];
+static UInt numbered = 1;
+
+void cp_densespace_fixed(ULong* words)
+{
+   cp_densespace_bases[0] = words + 1;
+}
+
 static Space  current, sweeping;
-static Chunk* recycled;   /* whole, standard chunks */
+static Chunk* recycled;       /* whole standard chunks */
+static Chunk* recycled_big;   /* big chunks, their pages given back */
+
+static UInt granules(UInt words)
+{
+   return (words + CHUNK_WORDS - 1) / CHUNK_WORDS;
+}
 
 static Chunk* new_chunk(UInt words)
 {
-   Chunk* c;
-   if (words <= CHUNK_WORDS && recycled) {
-      c = recycled;
-      recycled = c->next;
-      return c;
-   }
-   if (words <= CHUNK_WORDS) {
-      /* Standard chunks are recycled, never freed. */
-      c = cp_hugemem_carve(sizeof(Chunk) + CHUNK_WORDS * sizeof(ULong));
-      c->words = CHUNK_WORDS;
-      return c;
-   }
-   c = cp_heap_malloc("cp.densespace", sizeof(Chunk) + (SizeT)words * sizeof(ULong));
-   c->words = words;
+   UInt k, n = granules(words);
+   Chunk* c = cp_hugemem_carve(sizeof(Chunk) + (SizeT)n * CHUNK_WORDS
+                                                  * sizeof(ULong));
+   if (numbered + n > CP_DENSE_MAX_CHUNKS)
+      VG_(tool_panic)("cycprof: the dense counters took more than 32 GiB");
+   c->words = n * CHUNK_WORDS;
+   c->number = numbered;
+   for (k = 0; k < n; k++)
+      cp_densespace_bases[numbered + k] = c->data + (SizeT)k * CHUNK_WORDS;
+   numbered += n;
    return c;
 }
 
-static ULong* carve(Space* s, UInt n)
+/* A recycled big chunk of at least words and at most twice as many. */
+static Chunk* reuse_big(UInt words)
 {
-   ULong* block;
+   Chunk** link;
+   for (link = &recycled_big; *link; link = &(*link)->next) {
+      Chunk* c = *link;
+      if (c->words >= words && c->words / 2 <= words) {
+         *link = c->next;
+         return c;
+      }
+   }
+   return NULL;
+}
+
+static UInt handle_in(const Chunk* c, UInt word)
+{
+   return ((c->number + (word >> CP_DENSE_CHUNK_SHIFT)) << CP_DENSE_CHUNK_SHIFT)
+          | (word & (CHUNK_WORDS - 1));
+}
+
+static Chunk* chunk_of_big(UInt handle)
+{
+   return (Chunk*)((UChar*)(cp_densespace_at(handle) - 1)
+                   - offsetof(Chunk, data));
+}
+
+/* A big chunk holds one block: it goes after the chunk carved from. */
+static void link_full(Space* s, Chunk* c)
+{
+   if (s->chunks) {
+      c->next = s->chunks->next;
+      s->chunks->next = c;
+   } else {
+      c->next = NULL;
+      s->chunks = c;
+      s->used = c->words;
+   }
+}
+
+static UInt carve(Space* s, UInt n)
+{
+   UInt word;
+   tl_assert(n >= 2);
+   s->bytes += (ULong)n * sizeof(ULong);
+   if (n > CHUNK_WORDS) {
+      Chunk* c = reuse_big(n);
+      if (!c) c = new_chunk(n);
+      link_full(s, c);
+      return handle_in(c, 1);
+   }
    if (!s->chunks || s->chunks->words - s->used < n) {
       /* The old chunk's tail (less than n words) stays unused. */
-      Chunk* c = new_chunk(n);
+      Chunk* c = recycled;
+      if (c) recycled = c->next;
+      else c = new_chunk(CHUNK_WORDS);
       c->next = s->chunks;
       s->chunks = c;
       s->used = 0;
    }
-   block = s->chunks->data + s->used;
+   word = s->used;
    s->used += n;
-   s->bytes += (ULong)n * sizeof(ULong);
-   return block;
+   return handle_in(s->chunks, word + 1);
 }
 
-ULong* cp_densespace_alloc(UInt n)
+UInt cp_densespace_alloc(UInt n)
 {
    return carve(&current, n);
 }
@@ -79,10 +137,33 @@ void cp_densespace_begin_sweep(void)
    VG_(memset)(&current, 0, sizeof current);
 }
 
-ULong* cp_densespace_keep(const ULong* block, UInt n)
+/* A big chunk's block stays where it is: its chunk moves to the new
+ * space. */
+static Bool keep_big(UInt handle)
 {
-   ULong* copy = carve(&current, n);
-   VG_(memcpy)(copy, block, (SizeT)n * sizeof(ULong));
+   Chunk* c = chunk_of_big(handle);
+   Chunk** link;
+   for (link = &sweeping.chunks; *link; link = &(*link)->next) {
+      if (*link != c) continue;
+      *link = c->next;
+      link_full(&current, c);
+      return True;
+   }
+   return False;
+}
+
+UInt cp_densespace_keep(UInt handle, UInt n)
+{
+   UInt copy;
+   if (n > CHUNK_WORDS) {
+      Bool moved = keep_big(handle);
+      tl_assert(moved);
+      current.bytes += (ULong)n * sizeof(ULong);
+      return handle;
+   }
+   copy = carve(&current, n);
+   VG_(memcpy)(cp_densespace_at(copy) - 1, cp_densespace_at(handle) - 1,
+               (SizeT)n * sizeof(ULong));
    return copy;
 }
 
@@ -95,7 +176,9 @@ void cp_densespace_end_sweep(void)
          c->next = recycled;
          recycled = c;
       } else {
-         cp_heap_free(c);
+         cp_sys_release_pages(c->data, (SizeT)c->words * sizeof(ULong));
+         c->next = recycled_big;
+         recycled_big = c;
       }
       c = next;
    }

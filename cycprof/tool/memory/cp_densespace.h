@@ -8,22 +8,46 @@
  * keeps into fresh chunks and then recycles all the old ones at once.  A
  * grown array leaves its old copy behind until the next sweep, so the
  * sweep is due by the bytes carved (cp_densespace_bytes), not by the
- * arrays' lengths. */
+ * arrays' lengths.
+ *
+ * A block is named by a 32-bit handle, not a pointer, so that a context
+ * keeps 4 bytes for it (cc1plus: 5.6 M contexts): the chunk's number
+ * above, the word within it below.  Chunks are numbered once and
+ * recycled with their numbers. */
 #ifndef CP_DENSESPACE_H
 #define CP_DENSESPACE_H
 
 #include "pub_tool_basics.h"
 
-/* n words, not zeroed.  Valid until the next sweep ends: that sweep must
- * keep (move) every array still in use. */
-ULong* cp_densespace_alloc(UInt n);
+#define CP_DENSE_CHUNK_SHIFT 17                  /* words: 1 MiB */
+#define CP_DENSE_CHUNK_WORDS (1u << CP_DENSE_CHUNK_SHIFT)
+#define CP_DENSE_MAX_CHUNKS  (1u << (32 - CP_DENSE_CHUNK_SHIFT))
+
+/* The first word of each numbered chunk.  Number 0 is the user's, for
+ * a few words that never move (cp_densespace_fixed). */
+extern ULong* cp_densespace_bases[CP_DENSE_MAX_CHUNKS];
+/* Handle k of number 0 names words + 1 + k, so that the word before it
+ * is words[k]. */
+void   cp_densespace_fixed(ULong* words);
+
+static inline ULong* cp_densespace_at(UInt handle)
+{
+   return cp_densespace_bases[handle >> CP_DENSE_CHUNK_SHIFT]
+          + (handle & (CP_DENSE_CHUNK_WORDS - 1));
+}
+
+/* A block of n words (n >= 2), not zeroed; the handle of its second word
+ * (its first is a header for the caller).  Valid until the next sweep
+ * ends: that sweep must keep (move) every block still in use. */
+UInt   cp_densespace_alloc(UInt n);
 /* Bytes carved since the last sweep ended, what it kept included. */
 ULong  cp_densespace_bytes(void);
 
-/* A sweep: between begin and end, cp_densespace_keep copies an array
- * into the new space; at the end every array not kept is gone. */
+/* A sweep: between begin and end, cp_densespace_keep moves a block (by
+ * the handle alloc gave, n words in all) into the new space; at the end
+ * every block not kept is gone. */
 void   cp_densespace_begin_sweep(void);
-ULong* cp_densespace_keep(const ULong* block, UInt n);
+UInt   cp_densespace_keep(UInt handle, UInt n);
 void   cp_densespace_end_sweep(void);
 
 #endif

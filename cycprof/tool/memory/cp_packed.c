@@ -9,22 +9,34 @@
 
 /* Copies are bump-allocated without headers: a malloc block's overhead
  * would be as large as the typical copy.  Each has one byte before it,
- * the number of contexts that use it. */
-#define CHUNK_BYTES (4 * 1024 * 1024)
+ * the number of contexts that use it.  A copy is named by a 32-bit
+ * handle (cp_packed.h): its chunk's number above, the byte within it
+ * below; a copy bigger than a chunk gets chunks of its own, numbered in a
+ * row. */
+#define CHUNK_SHIFT 22
+#define CHUNK_BYTES (1u << CHUNK_SHIFT)   /* 4 MiB */
+#define MAX_CHUNKS  (1u << (32 - CHUNK_SHIFT))
 /* A copy used this many times stays to the end: its count no longer
  * changes. */
 #define USERS_FOREVER 255
 
-static UChar* chunk_next;
+static UChar* chunk_bases[MAX_CHUNKS];   /* [0] unused: no handle is 0 */
+static UInt   numbered = 1;
+static UInt   chunk_next;                /* handle of the current rest */
 static SizeT  chunk_left;
 static SizeT  total_bytes, released_bytes;
 
+static UChar* at(UInt handle)
+{
+   return chunk_bases[handle >> CHUNK_SHIFT] + (handle & (CHUNK_BYTES - 1));
+}
+
 /* Released blocks (a copy and its count byte) by size, for blocks of that
- * size to come: linked through their first bytes (blocks too small to
- * hold the link are lost).  Sizes are small: a copy is about a tenth of
- * its counters. */
+ * size to come: linked through their first bytes by handle (blocks too
+ * small to hold the link are lost).  Sizes are small: a copy is about a
+ * tenth of its counters. */
 #define REUSE_SIZES 256
-static UChar* released[REUSE_SIZES];
+static UInt released[REUSE_SIZES];
 
 static UChar* scratch;          /* encoding buffer, worst case sized */
 static SizeT  scratch_capacity;
@@ -37,9 +49,9 @@ static SizeT  scratch_capacity;
  * with 16 bits of its hash above it, so that a probe reads no other copy
  * but one that likely matches; a copy gone leaves a mark (GONE) that
  * probes pass and a new copy may take, until the table is rebuilt. */
-#define GONE        ((UWord)1)
+#define GONE        ((UWord)1)   /* no copy's handle: chunk 0 */
 #define TAG_SHIFT   48
-#define ADDR_MASK   (((UWord)1 << TAG_SHIFT) - 1)
+#define HANDLE_MASK ((UWord)0xffffffff)
 static UWord* copies;
 static SizeT  copy_slots, n_copies, n_gone;
 
@@ -94,41 +106,59 @@ static const UChar* get_counter(const UChar* p, ULong* gap, ULong* value)
    return p;
 }
 
-static UChar* bump(SizeT size)
+static void new_chunk(SizeT size)
 {
-   UChar* p;
-   if (size < REUSE_SIZES && released[size]) {
-      p = released[size];
-      VG_(memcpy)(&released[size], p, sizeof(UChar*));
-      released_bytes -= size;
-      return p;
-   }
-   if (size > chunk_left) {
-      SizeT bytes = size > CHUNK_BYTES ? size : CHUNK_BYTES;
-      chunk_next = cp_hugemem_carve(bytes);
-      chunk_left = bytes;
-   }
-   p = chunk_next;
-   chunk_next += size;
-   chunk_left -= size;
-   total_bytes += size;
-   return p;
+   UInt k, n = (UInt)((size + CHUNK_BYTES - 1) / CHUNK_BYTES);
+   UChar* chunk = cp_hugemem_carve((SizeT)n * CHUNK_BYTES);
+   if (numbered + n > MAX_CHUNKS)
+      VG_(tool_panic)("cycprof: the packed counters took more than 4 GiB");
+   for (k = 0; k < n; k++)
+      chunk_bases[numbered + k] = chunk + (SizeT)k * CHUNK_BYTES;
+   chunk_next = numbered << CHUNK_SHIFT;
+   chunk_left = (SizeT)n * CHUNK_BYTES;
+   numbered += n;
 }
 
-static void release(UChar* block, SizeT size)
+/* A block of size bytes, by handle. */
+static UInt bump(SizeT size)
+{
+   UInt block;
+   if (size < REUSE_SIZES && released[size]) {
+      block = released[size];
+      VG_(memcpy)(&released[size], at(block), sizeof(UInt));
+      released_bytes -= size;
+      return block;
+   }
+   if (size > chunk_left) new_chunk(size);
+   block = chunk_next;
+   /* Carving goes on within the chunks numbered in a row. */
+   chunk_next += (UInt)size;
+   chunk_left -= size;
+   total_bytes += size;
+   return block;
+}
+
+static void release(UInt block, SizeT size)
 {
    released_bytes += size;
-   if (size >= sizeof(UChar*) && size < REUSE_SIZES) {
-      VG_(memcpy)(block, &released[size], sizeof(UChar*));
+   if (size >= sizeof(UInt) && size < REUSE_SIZES) {
+      VG_(memcpy)(at(block), &released[size], sizeof(UInt));
       released[size] = block;
    }
 }
 
+/* A copy: the length, the calls and the number of nonzero counters as
+ * varints, then the nonzero counters (put_counter). */
+static const UChar* get_head(const UChar* packed, ULong* len, ULong* calls,
+                             ULong* n_nonzero)
+{
+   return get_varint(get_varint(get_varint(packed, len), calls), n_nonzero);
+}
+
 static SizeT packed_size(const UChar* packed)
 {
-   ULong len, n_nonzero, gap, value, k;
-   const UChar* p = get_varint(packed, &len);
-   p = get_varint(p, &n_nonzero);
+   ULong len, calls, n_nonzero, gap, value, k;
+   const UChar* p = get_head(packed, &len, &calls, &n_nonzero);
    for (k = 0; k < n_nonzero; k++) p = get_counter(p, &gap, &value);
    return p - packed;
 }
@@ -152,16 +182,16 @@ static UWord tag_of(ULong hash)
    return (UWord)(hash >> TAG_SHIFT) << TAG_SHIFT;
 }
 
-static UChar* copy_in(UWord slot)
+static UInt copy_in(UWord slot)
 {
-   return (UChar*)(slot & ADDR_MASK);
+   return (UInt)(slot & HANDLE_MASK);
 }
 
-/* The copy equal to bytes[0 .. size) (hash its hash), or NULL with
+/* The copy equal to bytes[0 .. size) (hash its hash), or 0 with
  * *free_slot where it would go.  The encoding ends itself, so a copy that
  * differs differs within its own bytes: comparing reads no further. */
-static UChar* find_copy(const UChar* bytes, SizeT size, ULong hash,
-                        SizeT* free_slot)
+static UInt find_copy(const UChar* bytes, SizeT size, ULong hash,
+                      SizeT* free_slot)
 {
    SizeT i = home_of(hash), first_gone = copy_slots;
    UWord tag = tag_of(hash);
@@ -169,20 +199,19 @@ static UChar* find_copy(const UChar* bytes, SizeT size, ULong hash,
       UWord slot = copies[i];
       if (slot == 0) {
          *free_slot = first_gone < copy_slots ? first_gone : i;
-         return NULL;
+         return 0;
       }
       if (slot == GONE) {
          if (first_gone == copy_slots) first_gone = i;
-      } else if ((slot & ~ADDR_MASK) == tag
-                 && VG_(memcmp)(copy_in(slot), bytes, size) == 0) {
+      } else if ((slot & ~HANDLE_MASK) == tag
+                 && VG_(memcmp)(at(copy_in(slot)), bytes, size) == 0) {
          return copy_in(slot);
       }
    }
 }
 
-static void put_copy(SizeT i, UChar* copy, ULong hash)
+static void put_copy(SizeT i, UInt copy, ULong hash)
 {
-   tl_assert(((UWord)copy & ~ADDR_MASK) == 0);
    if (copies[i] == GONE) n_gone--;
    copies[i] = tag_of(hash) | (UWord)copy;
    n_copies++;
@@ -193,7 +222,7 @@ static void put_copy(SizeT i, UChar* copy, ULong hash)
 static void rebuild_copies(void)
 {
    UWord* old = copies;
-   SizeT old_slots = copy_slots, i, at;
+   SizeT old_slots = copy_slots, i, slot;
    if (!old_slots) copy_slots = 4096;
    else if (2 * n_copies > old_slots) copy_slots = 2 * old_slots;
    copies = cp_heap_realloc("cp.packed.copies", NULL,
@@ -204,20 +233,21 @@ static void rebuild_copies(void)
     * to the first empty slot from its home, with no compare. */
    for (i = 0; i < old_slots; i++) {
       if (old[i] > GONE) {
-         UChar* copy = copy_in(old[i]);
-         ULong hash = hash_bytes(copy, packed_size(copy));
-         for (at = home_of(hash); copies[at]; at = (at + 1) & (copy_slots - 1))
+         UInt copy = copy_in(old[i]);
+         ULong hash = hash_bytes(at(copy), packed_size(at(copy)));
+         for (slot = home_of(hash); copies[slot];
+              slot = (slot + 1) & (copy_slots - 1))
             ;
-         put_copy(at, copy, hash);
+         put_copy(slot, copy, hash);
       }
    }
    if (old) cp_heap_free(old);
 }
 
 /* Takes copy (size bytes) out of the table, leaving a mark. */
-static void forget(const UChar* copy, SizeT size)
+static void forget(UInt copy, SizeT size)
 {
-   SizeT i = home_of(hash_bytes(copy, size));
+   SizeT i = home_of(hash_bytes(at(copy), size));
    while (copy_in(copies[i]) != copy)   /* a mark holds no address */
       i = (i + 1) & (copy_slots - 1);
    copies[i] = GONE;
@@ -226,38 +256,40 @@ static void forget(const UChar* copy, SizeT size)
 }
 
 /* One user fewer for copy; the last one gives its block back. */
-static void drop_user(UChar* copy)
+static void drop_user(UInt copy)
 {
+   UChar* users = at(copy) - 1;
    SizeT size;
-   if (copy[-1] == USERS_FOREVER) return;
-   if (--copy[-1] > 0) return;
-   size = packed_size(copy);
+   if (*users == USERS_FOREVER) return;
+   if (--*users > 0) return;
+   size = packed_size(at(copy));
    forget(copy, size);
    release(copy - 1, size + 1);
 }
 
 /* The copy of bytes[0 .. size) in use, with one user more, or a new one;
- * then old (NULL: none) has one user fewer. */
-static UChar* share(const UChar* bytes, SizeT size, UChar* old)
+ * then old (0: none) has one user fewer. */
+static UInt share(const UChar* bytes, SizeT size, UInt old)
 {
    ULong hash = hash_bytes(bytes, size);
-   SizeT at = 0;   /* set by find_copy when it finds none */
-   UChar* copy;
+   SizeT slot = 0;   /* set by find_copy when it finds none */
+   UInt copy;
    if (4 * (n_copies + n_gone + 1) > 3 * copy_slots) rebuild_copies();
-   copy = find_copy(bytes, size, hash, &at);
+   copy = find_copy(bytes, size, hash, &slot);
    if (copy) {
-      if (copy[-1] < USERS_FOREVER) copy[-1]++;
+      UChar* users = at(copy) - 1;
+      if (*users < USERS_FOREVER) (*users)++;
    } else {
       copy = bump(size + 1) + 1;
-      copy[-1] = 1;
-      VG_(memcpy)(copy, bytes, size);
-      put_copy(at, copy, hash);
+      at(copy)[-1] = 1;
+      VG_(memcpy)(at(copy), bytes, size);
+      put_copy(slot, copy, hash);
    }
    if (old) drop_user(old);
    return copy;
 }
 
-UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
+UInt cp_packed_encode(const ULong* dense, UInt len, UInt calls, UInt old)
 {
    SizeT worst = 3 * 10 + (SizeT)len * 20;
    UChar* p;
@@ -268,6 +300,7 @@ UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
    }
    for (i = 0; i < len; i++) n_nonzero += dense[i] != 0;
    p = put_varint(scratch, len);
+   p = put_varint(p, calls);
    p = put_varint(p, n_nonzero);
    for (i = 0; i < len; i++) {
       if (!dense[i]) {
@@ -280,26 +313,32 @@ UChar* cp_packed_encode(const ULong* dense, UInt len, UChar* old)
    return share(scratch, p - scratch, old);
 }
 
-UInt cp_packed_len(const UChar* packed)
+UInt cp_packed_len(UInt packed)
 {
    ULong len;
-   get_varint(packed, &len);
+   get_varint(at(packed), &len);
    return (UInt)len;
 }
 
-UInt cp_packed_nonzero(const UChar* packed)
+UInt cp_packed_calls(UInt packed)
 {
-   ULong len, n_nonzero;
-   get_varint(get_varint(packed, &len), &n_nonzero);
+   ULong len, calls, n_nonzero;
+   get_head(at(packed), &len, &calls, &n_nonzero);
+   return (UInt)calls;
+}
+
+UInt cp_packed_nonzero(UInt packed)
+{
+   ULong len, calls, n_nonzero;
+   get_head(at(packed), &len, &calls, &n_nonzero);
    return (UInt)n_nonzero;
 }
 
-void cp_packed_decode(const UChar* packed, ULong* dense)
+void cp_packed_decode(UInt packed, ULong* dense)
 {
-   ULong len, n_nonzero, gap, value, k;
-   const UChar* p = get_varint(packed, &len);
+   ULong len, calls, n_nonzero, gap, value, k;
+   const UChar* p = get_head(at(packed), &len, &calls, &n_nonzero);
    UInt at = 0;
-   p = get_varint(p, &n_nonzero);
    VG_(memset)(dense, 0, len * sizeof(ULong));
    for (k = 0; k < n_nonzero; k++) {
       p = get_counter(p, &gap, &value);
@@ -309,12 +348,18 @@ void cp_packed_decode(const UChar* packed, ULong* dense)
    }
 }
 
-UChar* cp_packed_zeroed(UChar* packed)
+UInt cp_packed_zeroed(UInt packed)
 {
-   UChar zeros[2 * 10];
+   UChar zeros[3 * 10];
    UChar* p = put_varint(zeros, cp_packed_len(packed));
    p = put_varint(p, 0);
+   p = put_varint(p, 0);
    return share(zeros, p - zeros, packed);
+}
+
+const UChar* cp_packed_at(UInt packed)
+{
+   return at(packed);
 }
 
 SizeT cp_packed_bytes(void)
