@@ -90,7 +90,6 @@ static void pack_cold_contexts(Context* keep)
 {
    UInt i, kept = 0;
    ULong kept_bytes = 0;
-   Bool packing = cp_opts.pack_cold_kb != 0;
    mark_live_contexts();
    cp_cur_ctx->recently_used = True;
    keep->recently_used = True;
@@ -101,7 +100,7 @@ static void pack_cold_contexts(Context* keep)
     * chance's next round then; old copies that growing left count as
     * freed, so they still bring a sweep. */
    for (i = 0; i < n_unpacked; i++)
-      if (unpacked[i]->recently_used || !packing)
+      if (unpacked[i]->recently_used)
          kept_bytes += (ULong)words_for(unpacked[i]->dense_len)
                        * sizeof(ULong);
    if (2 * kept_bytes > cp_densespace_bytes()) {
@@ -113,7 +112,7 @@ static void pack_cold_contexts(Context* keep)
    cp_densespace_begin_sweep();
    for (i = 0; i < n_unpacked; i++) {
       Context* c = unpacked[i];
-      if (c->recently_used || !packing) {
+      if (c->recently_used) {
          c->recently_used = False;
          c->counters = cp_densespace_keep(c->counters,
                                           words_for(c->dense_len));
@@ -128,34 +127,32 @@ static void pack_cold_contexts(Context* keep)
    stats.sweeps++;
 }
 
-/* Whether a sweep is due: with packing on, once the limit was carved,
- * and half of it more since the last sweep.  Without packing
- * (--pack-cold-counters=0) a sweep keeps every array and only drops the
- * old copies that growing left: once they take as much as the arrays. */
-static Bool sweep_due(ULong limit)
-{
-   ULong carved = cp_densespace_bytes();
-   if (limit)
-      return carved > limit && carved > kept_after_packing + limit / 2;
-   return carved > (1ul << 20) && carved > 2 * kept_after_packing;
-}
-
+/* A sweep is due once the limit was carved, and half of it more since
+ * the last sweep.  Without packing (--pack-cold-counters=0) there are no
+ * sweeps to drop the old copies that growing leaves, so each goes back to
+ * a list of its size at once. */
 void cp_cold_grow(Context* ctx, UInt len)
 {
    ULong limit = (ULong)cp_opts.pack_cold_kb << 10;
    UInt old_len = ctx->dense_len;
    Bool first = !cp_context_has_array(ctx);
-   UInt grown = cp_densespace_alloc(words_for(len));
+   UInt grown = limit ? cp_densespace_alloc(words_for(len))
+                      : cp_densespace_alloc_sized(words_for(len));
    ULong* dense = cp_densespace_at(grown);
+   ULong carved;
    tl_assert(len <= CP_OWNER_MAX_COUNTERS && len >= old_len);
    /* The header too: a new array's is that of no array, 0. */
    VG_(memcpy)(dense - 1, cp_context_dense(ctx) - 1,
                (old_len + 1) * sizeof(ULong));
    VG_(memset)(dense + old_len, 0, (len - old_len) * sizeof(ULong));
+   if (!limit && !first)
+      cp_densespace_free_sized(ctx->counters, words_for(old_len));
    ctx->counters = grown;
    ctx->dense_len = len;
    if (first) remember_unpacked(ctx);
-   if (sweep_due(limit)) pack_cold_contexts(ctx);
+   carved = cp_densespace_bytes();
+   if (limit && carved > limit && carved > kept_after_packing + limit / 2)
+      pack_cold_contexts(ctx);
 }
 
 void cp_cold_unpack(Context* ctx)

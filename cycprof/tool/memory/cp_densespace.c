@@ -3,6 +3,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "cp_densespace.h"
+#include "cp_heap.h"
 #include "cp_hugemem.h"
 #include "cp_sys.h"
 
@@ -35,6 +36,9 @@ void cp_densespace_fixed(ULong* words)
 static Space  current, sweeping;
 static Chunk* recycled;       /* whole standard chunks */
 static Chunk* recycled_big;   /* big chunks, their pages given back */
+/* Freed blocks by size class (cp_heap_size_class), linked through their
+ * first words by handle. */
+static UInt   freed[CP_HEAP_SIZE_CLASSES];
 
 static UInt granules(UInt words)
 {
@@ -123,6 +127,44 @@ static UInt carve(Space* s, UInt n)
 UInt cp_densespace_alloc(UInt n)
 {
    return carve(&current, n);
+}
+
+static UInt size_class(UInt n, UInt* words)
+{
+   SizeT usable;
+   UInt k = cp_heap_size_class((SizeT)n * sizeof(ULong), &usable);
+   *words = (UInt)(usable / sizeof(ULong));
+   return k;
+}
+
+UInt cp_densespace_alloc_sized(UInt n)
+{
+   UInt words, k, block;
+   if (n > CHUNK_WORDS) return carve(&current, n);
+   k = size_class(n, &words);
+   if (!freed[k]) return carve(&current, words);
+   block = freed[k];
+   freed[k] = (UInt)cp_densespace_at(block)[-1];
+   return block;
+}
+
+void cp_densespace_free_sized(UInt handle, UInt n)
+{
+   UInt words, k;
+   if (n > CHUNK_WORDS) {
+      Chunk* c = chunk_of_big(handle);
+      Chunk** link;
+      for (link = &current.chunks; *link != c; link = &(*link)->next)
+         ;
+      *link = c->next;
+      cp_sys_release_pages(c->data, (SizeT)c->words * sizeof(ULong));
+      c->next = recycled_big;
+      recycled_big = c;
+      return;
+   }
+   k = size_class(n, &words);
+   cp_densespace_at(handle)[-1] = freed[k];
+   freed[k] = handle;
 }
 
 ULong cp_densespace_bytes(void)

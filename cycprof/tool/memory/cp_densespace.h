@@ -43,6 +43,11 @@ UInt   cp_densespace_alloc(UInt n);
 /* Bytes carved since the last sweep ended, what it kept included. */
 ULong  cp_densespace_bytes(void);
 
+/* Without sweeps (no packing): a block of n words or a few more, from a
+ * list of freed blocks of its size if there is one, and back to it. */
+UInt   cp_densespace_alloc_sized(UInt n);
+void   cp_densespace_free_sized(UInt handle, UInt n);
+
 /* A sweep: between begin and end, cp_densespace_keep moves a block (by
  * the handle alloc gave, n words in all) into the new space; at the end
  * every block not kept is gone. */

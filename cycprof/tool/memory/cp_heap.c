@@ -23,7 +23,7 @@
  * waits on its class's list: the arrays that double as they grow leave one
  * of each size behind (cc1plus: 11 MB of them at the end of the run). */
 #define RELEASE_BYTES (64ul << 10)
-#define N_CLASSES    64
+#define N_CLASSES    CP_HEAP_SIZE_CLASSES
 
 /* Before every block; keeps the block ALIGN-aligned. */
 typedef struct {
@@ -57,9 +57,8 @@ static void* reuse_large(SizeT bytes)
    return NULL;
 }
 
-/* The class of a block of bytes (1 <= bytes <= LARGE_BYTES) and the bytes
- * it holds: 16, 32, 48, 64, then 80, 96, 112, 128, 160, 192, 224, 256... */
-static UInt class_of(SizeT bytes, SizeT* usable)
+/* 16, 32, 48, 64, then 80, 96, 112, 128, 160, 192, 224, 256... */
+UInt cp_heap_size_class(SizeT bytes, SizeT* usable)
 {
    UInt msb = 0, quarter_index;
    SizeT base, quarter;
@@ -91,7 +90,7 @@ void* cp_heap_malloc(const HChar* cost_centre, SizeT bytes)
       h->klass = LARGE;
       return block_of(h);
    }
-   klass = class_of(bytes, &usable);
+   klass = cp_heap_size_class(bytes, &usable);
    tl_assert(klass < N_CLASSES);
    if (free_lists[klass]) {
       FreeBlock* f = free_lists[klass];

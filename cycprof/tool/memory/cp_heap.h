@@ -21,4 +21,11 @@ void*  cp_heap_realloc(const HChar* cost_centre, void* block, SizeT bytes);
 HChar* cp_heap_strdup(const HChar* cost_centre, const HChar* text);
 void   cp_heap_free(void* block);
 
+/* The size class of a block of bytes (1 to 2^20): its number, below
+ * CP_HEAP_SIZE_CLASSES, and the bytes a block of it holds (*usable), at
+ * most a quarter more.  For allocators that keep lists by size too
+ * (cp_densespace.c). */
+#define CP_HEAP_SIZE_CLASSES 64
+UInt   cp_heap_size_class(SizeT bytes, SizeT* usable);
+
 #endif
