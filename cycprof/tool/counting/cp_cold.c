@@ -26,7 +26,8 @@ static UInt (*owner_of)(const Context* ctx);
 static void (*mark_live_contexts)(void);
 
 /* The headers of the handles of no array: no calls, one call. */
-static DenseHeader no_array[2] __attribute__((aligned(8))) = { { 0, 0 }, { 1, 0 } };
+static DenseHeader no_array[2] __attribute__((aligned(8))) =
+   { { 0, 0 }, { 1, 0 } };
 
 void cp_cold_init(UInt (*owner)(const Context* ctx), void (*mark_live)(void))
 {

@@ -5,6 +5,7 @@
 #include "cp_densespace.h"
 #include "cp_heap.h"
 #include "cp_hugemem.h"
+#include "cp_numbered.h"
 #include "cp_sys.h"
 
 #define CHUNK_WORDS CP_DENSE_CHUNK_WORDS
@@ -25,12 +26,12 @@ typedef struct {
    ULong  bytes;    /* carved in all, for cp_densespace_bytes */
 } Space;
 
-ULong* cp_densespace_bases[CP_DENSE_MAX_CHUNKS];
+UChar* cp_densespace_bases[CP_DENSE_MAX_CHUNKS];
 static UInt numbered = 1;
 
 void cp_densespace_fixed(ULong* words)
 {
-   cp_densespace_bases[0] = words + 1;
+   cp_densespace_bases[0] = (UChar*)(words + 1);
 }
 
 static Space  current, sweeping;
@@ -45,18 +46,19 @@ static UInt granules(UInt words)
    return (words + CHUNK_WORDS - 1) / CHUNK_WORDS;
 }
 
-static Chunk* new_chunk(UInt words)
+/* Inline: rows of its own in the call-frame table would take the tool's
+ * .eh_frame past the bound that Makefile.am describes. */
+static inline Chunk* new_chunk(UInt words)
 {
-   UInt k, n = granules(words);
+   UInt n = granules(words);
    Chunk* c = cp_hugemem_carve(sizeof(Chunk) + (SizeT)n * CHUNK_WORDS
                                                   * sizeof(ULong));
-   if (numbered + n > CP_DENSE_MAX_CHUNKS)
-      VG_(tool_panic)("cycprof: the dense counters took more than 32 GiB");
    c->words = n * CHUNK_WORDS;
-   c->number = numbered;
-   for (k = 0; k < n; k++)
-      cp_densespace_bases[numbered + k] = c->data + (SizeT)k * CHUNK_WORDS;
-   numbered += n;
+   c->number = cp_number_chunks(cp_densespace_bases, &numbered,
+                                CP_DENSE_MAX_CHUNKS,
+                                CHUNK_WORDS * sizeof(ULong), (UChar*)c->data,
+                                n, "cycprof: the dense counters took more "
+                                   "than 32 GiB");
    return c;
 }
 
@@ -84,6 +86,27 @@ static Chunk* chunk_of_big(UInt handle)
 {
    return (Chunk*)((UChar*)(cp_densespace_at(handle) - 1)
                    - offsetof(Chunk, data));
+}
+
+/* Takes c out of list; False if it was not there. */
+static Bool unlink_chunk(Chunk** list, Chunk* c)
+{
+   Chunk** link;
+   for (link = list; *link; link = &(*link)->next) {
+      if (*link != c) continue;
+      *link = c->next;
+      return True;
+   }
+   return False;
+}
+
+/* A big chunk no block uses any more: its pages go back, its numbers
+ * stay with it for reuse_big. */
+static void recycle_big(Chunk* c)
+{
+   cp_sys_release_pages(c->data, (SizeT)c->words * sizeof(ULong));
+   c->next = recycled_big;
+   recycled_big = c;
 }
 
 /* A big chunk holds one block: it goes after the chunk carved from. */
@@ -153,13 +176,9 @@ void cp_densespace_free_sized(UInt handle, UInt n)
    UInt words, k;
    if (n > CHUNK_WORDS) {
       Chunk* c = chunk_of_big(handle);
-      Chunk** link;
-      for (link = &current.chunks; *link != c; link = &(*link)->next)
-         ;
-      *link = c->next;
-      cp_sys_release_pages(c->data, (SizeT)c->words * sizeof(ULong));
-      c->next = recycled_big;
-      recycled_big = c;
+      Bool was_current = unlink_chunk(&current.chunks, c);
+      tl_assert(was_current);
+      recycle_big(c);
       return;
    }
    k = size_class(n, &words);
@@ -179,27 +198,16 @@ void cp_densespace_begin_sweep(void)
    VG_(memset)(&current, 0, sizeof current);
 }
 
-/* A big chunk's block stays where it is: its chunk moves to the new
- * space. */
-static Bool keep_big(UInt handle)
-{
-   Chunk* c = chunk_of_big(handle);
-   Chunk** link;
-   for (link = &sweeping.chunks; *link; link = &(*link)->next) {
-      if (*link != c) continue;
-      *link = c->next;
-      link_full(&current, c);
-      return True;
-   }
-   return False;
-}
-
 UInt cp_densespace_keep(UInt handle, UInt n)
 {
    UInt copy;
    if (n > CHUNK_WORDS) {
-      Bool moved = keep_big(handle);
-      tl_assert(moved);
+      /* A big chunk's block stays where it is: its chunk moves to the
+       * new space. */
+      Chunk* c = chunk_of_big(handle);
+      Bool was_sweeping = unlink_chunk(&sweeping.chunks, c);
+      tl_assert(was_sweeping);
+      link_full(&current, c);
       current.bytes += (ULong)n * sizeof(ULong);
       return handle;
    }
@@ -218,9 +226,7 @@ void cp_densespace_end_sweep(void)
          c->next = recycled;
          recycled = c;
       } else {
-         cp_sys_release_pages(c->data, (SizeT)c->words * sizeof(ULong));
-         c->next = recycled_big;
-         recycled_big = c;
+         recycle_big(c);
       }
       c = next;
    }

@@ -10,8 +10,7 @@
  * sweep is due by the bytes carved (cp_densespace_bytes), not by the
  * arrays' lengths.
  *
- * A block is named by a 32-bit handle, not a pointer, so that a context
- * keeps 4 bytes for it (cc1plus: 5.6 M contexts): the chunk's number
+ * A block is named by a 32-bit handle (cp_numbered.h): the chunk's number
  * above, the word within it below.  Chunks are numbered once and
  * recycled with their numbers. */
 #ifndef CP_DENSESPACE_H
@@ -25,14 +24,14 @@
 
 /* The first word of each numbered chunk.  Number 0 is the user's, for
  * a few words that never move (cp_densespace_fixed). */
-extern ULong* cp_densespace_bases[CP_DENSE_MAX_CHUNKS];
+extern UChar* cp_densespace_bases[CP_DENSE_MAX_CHUNKS];
 /* Handle k of number 0 names words + 1 + k, so that the word before it
  * is words[k]. */
 void   cp_densespace_fixed(ULong* words);
 
 static inline ULong* cp_densespace_at(UInt handle)
 {
-   return cp_densespace_bases[handle >> CP_DENSE_CHUNK_SHIFT]
+   return (ULong*)cp_densespace_bases[handle >> CP_DENSE_CHUNK_SHIFT]
           + (handle & (CP_DENSE_CHUNK_WORDS - 1));
 }
 

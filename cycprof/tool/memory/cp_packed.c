@@ -5,6 +5,7 @@
 #include "pub_tool_mallocfree.h"
 #include "cp_heap.h"
 #include "cp_hugemem.h"
+#include "cp_numbered.h"
 #include "cp_packed.h"
 
 /* Copies are bump-allocated without headers: a malloc block's overhead
@@ -45,7 +46,7 @@ static SizeT  scratch_capacity;
  * most three quarters full counting the slots of copies gone (8 bytes a
  * slot: cc1plus's 500,000 copies take 8 MB).  Not a WordMap
  * (cp_wordmap.h): the key is the bytes a slot points to, and a copy leaves
- * the table when its last user does.  A slot holds the copy's address
+ * the table when its last user does.  A slot holds the copy's handle
  * with 16 bits of its hash above it, so that a probe reads no other copy
  * but one that likely matches; a copy gone leaves a mark (GONE) that
  * probes pass and a new copy may take, until the table is rebuilt. */
@@ -108,15 +109,13 @@ static const UChar* get_counter(const UChar* p, ULong* gap, ULong* value)
 
 static void new_chunk(SizeT size)
 {
-   UInt k, n = (UInt)((size + CHUNK_BYTES - 1) / CHUNK_BYTES);
+   UInt n = (UInt)((size + CHUNK_BYTES - 1) / CHUNK_BYTES);
    UChar* chunk = cp_hugemem_carve((SizeT)n * CHUNK_BYTES);
-   if (numbered + n > MAX_CHUNKS)
-      VG_(tool_panic)("cycprof: the packed counters took more than 4 GiB");
-   for (k = 0; k < n; k++)
-      chunk_bases[numbered + k] = chunk + (SizeT)k * CHUNK_BYTES;
-   chunk_next = numbered << CHUNK_SHIFT;
+   chunk_next = cp_number_chunks(chunk_bases, &numbered, MAX_CHUNKS,
+                                 CHUNK_BYTES, chunk, n,
+                                 "cycprof: the packed counters took more "
+                                 "than 4 GiB") << CHUNK_SHIFT;
    chunk_left = (SizeT)n * CHUNK_BYTES;
-   numbered += n;
 }
 
 /* A block of size bytes, by handle. */
@@ -248,7 +247,7 @@ static void rebuild_copies(void)
 static void forget(UInt copy, SizeT size)
 {
    SizeT i = home_of(hash_bytes(at(copy), size));
-   while (copy_in(copies[i]) != copy)   /* a mark holds no address */
+   while (copy_in(copies[i]) != copy)   /* a mark holds no handle */
       i = (i + 1) & (copy_slots - 1);
    copies[i] = GONE;
    n_copies--;
