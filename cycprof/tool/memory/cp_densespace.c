@@ -46,9 +46,7 @@ static UInt granules(UInt words)
    return (words + CHUNK_WORDS - 1) / CHUNK_WORDS;
 }
 
-/* Inline: rows of its own in the call-frame table would take the tool's
- * .eh_frame past the bound that Makefile.am describes. */
-static inline Chunk* new_chunk(UInt words)
+static Chunk* new_chunk(UInt words)
 {
    UInt n = granules(words);
    Chunk* c = cp_hugemem_carve(sizeof(Chunk) + (SizeT)n * CHUNK_WORDS
