@@ -7,6 +7,7 @@
 #include "cp_children.h"
 #include "cp_context_store.h"
 #include "cp_hugemem.h"
+#include "cp_tablesize.h"
 
 #define BUCKET_SLOTS 12
 #define CACHE_LINE   64
@@ -35,7 +36,7 @@ typedef struct {
 static Recent* recent;        /* carved: lives as long as the tool */
 
 static Bucket* buckets;
-static UWord   bucket_mask, n_entries;
+static UWord   n_buckets, n_entries;   /* n_buckets: cp_tablesize.h */
 
 UWord cp_children_hash(const Context* parent, UInt edge)
 {
@@ -50,7 +51,7 @@ static UChar tag_of(UWord hash)
 static void make_buckets(UWord n)
 {
    buckets = cp_hugemem_table("cp.ctx.children", n * sizeof(Bucket));
-   bucket_mask = n - 1;
+   n_buckets = n;
 }
 
 void cp_children_init(void)
@@ -96,7 +97,7 @@ static Bool is_first_born(const Context* c)
 
 Context* cp_children_find(const Context* parent, UInt edge, UWord hash)
 {
-   UWord b = hash & bucket_mask;
+   UWord b = cp_tablesize_home(hash, n_buckets);
    UChar tag = tag_of(hash);
    Recent* r = recent_slot(hash);
    Context* c;
@@ -107,7 +108,7 @@ Context* cp_children_find(const Context* parent, UInt edge, UWord hash)
    /* Not remembered: beside its parent, it costs no more to find. */
    c = (Context*)parent + 1;
    if (c->kind != CtxRoot && has_key(c, parent, edge)) return c;
-   for (;; b = (b + 1) & bucket_mask) {
+   for (;; b = cp_tablesize_after(b, n_buckets)) {
       const Bucket* bucket = &buckets[b];
       UInt k;
       for (k = 0; k < BUCKET_SLOTS; k++) {
@@ -129,8 +130,8 @@ static UWord key_hash(const Context* c)
 
 static void put(UInt id, UWord hash)
 {
-   UWord b = hash & bucket_mask;
-   for (;; b = (b + 1) & bucket_mask) {
+   UWord b = cp_tablesize_home(hash, n_buckets);
+   for (;; b = cp_tablesize_after(b, n_buckets)) {
       Bucket* bucket = &buckets[b];
       UInt k;
       for (k = 0; k < BUCKET_SLOTS; k++)
@@ -158,8 +159,8 @@ static void move_entries(const Bucket* old, UWord old_n)
             __builtin_prefetch(cp_context_at(old[b + MOVE_AHEAD].id[k]));
       if (b + 1 < old_n)
          for (k = 0; k < BUCKET_SLOTS && old[b + 1].id[k]; k++)
-            __builtin_prefetch(&buckets[key_hash(cp_context_at(old[b + 1].id[k]))
-                                        & bucket_mask]);
+            __builtin_prefetch(&buckets[cp_tablesize_home(
+               key_hash(cp_context_at(old[b + 1].id[k])), n_buckets)]);
       for (k = 0; k < BUCKET_SLOTS && old[b].id[k]; k++)
          put(old[b].id[k], key_hash(cp_context_at(old[b].id[k])));
    }
@@ -169,13 +170,13 @@ static void move_entries(const Bucket* old, UWord old_n)
  * first one. */
 void cp_children_add(const Context* c, UInt id)
 {
-   UWord capacity = (bucket_mask + 1) * BUCKET_SLOTS, hash;
+   UWord capacity = n_buckets * BUCKET_SLOTS, hash;
    if (is_first_born(c)) return;
    hash = key_hash(c);
    if (4 * (n_entries + 1) > 3 * capacity) {
       Bucket* old = buckets;
-      UWord old_n = bucket_mask + 1;
-      make_buckets(2 * old_n);
+      UWord old_n = n_buckets;
+      make_buckets(cp_tablesize_next(old_n));
       move_entries(old, old_n);
       cp_hugemem_table_free(old);
    }
@@ -186,7 +187,7 @@ void cp_children_add(const Context* c, UInt id)
 
 ULong cp_children_bytes(void)
 {
-   return (bucket_mask + 1) * sizeof(Bucket)
+   return n_buckets * sizeof(Bucket)
           + (1u << RECENT_BITS) * sizeof(Recent);
 }
 

@@ -22,7 +22,8 @@
 
 /* bytes of zeroed memory that is never given back: carved from one
  * reservation of address space (cp_hugemem.c), on huge pages once the
- * tables are past start-up. */
+ * tables are past start-up; first from the gap below the last table
+ * aligned to a huge page. */
 void* cp_hugemem_carve(SizeT bytes);
 
 /* The same, starting on a huge page: for a table that lives as long as
