@@ -122,7 +122,8 @@ static void pack_cold_contexts(Context* keep)
          pack(c);
       }
    }
-   cp_densespace_end_sweep();
+   /* Enough for the space to grow to the next sweep's limit. */
+   cp_densespace_end_sweep((ULong)cp_opts.pack_cold_kb << 10);
    n_unpacked = kept;
    kept_after_packing = cp_densespace_bytes();
    stats.sweeps++;

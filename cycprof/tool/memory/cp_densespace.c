@@ -36,6 +36,7 @@ void cp_densespace_fixed(ULong* words)
 
 static Space  current, sweeping;
 static Chunk* recycled;       /* whole standard chunks */
+static Chunk* recycled_bare;  /* the same, their pages given back */
 static Chunk* recycled_big;   /* big chunks, their pages given back */
 /* Freed blocks by size class (cp_heap_size_class), linked through their
  * first words by handle. */
@@ -120,6 +121,15 @@ static void link_full(Space* s, Chunk* c)
    }
 }
 
+/* A resident chunk before one whose pages went back. */
+static Chunk* take_recycled(void)
+{
+   Chunk** list = recycled ? &recycled : &recycled_bare;
+   Chunk* c = *list;
+   if (c) *list = c->next;
+   return c;
+}
+
 static UInt carve(Space* s, UInt n)
 {
    UInt word;
@@ -133,9 +143,8 @@ static UInt carve(Space* s, UInt n)
    }
    if (!s->chunks || s->chunks->words - s->used < n) {
       /* The old chunk's tail (less than n words) stays unused. */
-      Chunk* c = recycled;
-      if (c) recycled = c->next;
-      else c = new_chunk(CHUNK_WORDS);
+      Chunk* c = take_recycled();
+      if (!c) c = new_chunk(CHUNK_WORDS);
       c->next = s->chunks;
       s->chunks = c;
       s->used = 0;
@@ -215,14 +224,23 @@ UInt cp_densespace_keep(UInt handle, UInt n)
    return copy;
 }
 
-void cp_densespace_end_sweep(void)
+/* A compiler's sweeps once left 30 chunks resident against 8 in use. */
+void cp_densespace_end_sweep(ULong resident_bytes)
 {
-   Chunk* c = sweeping.chunks;
+   Chunk* c;
+   ULong resident = 0;
+   for (c = recycled; c; c = c->next) resident += CHUNK_WORDS * sizeof(ULong);
+   c = sweeping.chunks;
    while (c) {
       Chunk* next = c->next;
-      if (c->words == CHUNK_WORDS) {
+      if (c->words == CHUNK_WORDS && resident < resident_bytes) {
          c->next = recycled;
          recycled = c;
+         resident += CHUNK_WORDS * sizeof(ULong);
+      } else if (c->words == CHUNK_WORDS) {
+         cp_sys_release_pages(c->data, CHUNK_WORDS * sizeof(ULong));
+         c->next = recycled_bare;
+         recycled_bare = c;
       } else {
          recycle_big(c);
       }

@@ -49,9 +49,10 @@ void   cp_densespace_free_sized(UInt handle, UInt n);
 
 /* A sweep: between begin and end, cp_densespace_keep moves a block (by
  * the handle alloc gave, n words in all) into the new space; at the end
- * every block not kept is gone. */
+ * every block not kept is gone.  Of the old space's chunks, those past
+ * resident_bytes give their pages back until they are carved again. */
 void   cp_densespace_begin_sweep(void);
 UInt   cp_densespace_keep(UInt handle, UInt n);
-void   cp_densespace_end_sweep(void);
+void   cp_densespace_end_sweep(ULong resident_bytes);
 
 #endif
