@@ -11,7 +11,7 @@ typedef struct {
    ULong* values;    /* [n]: index -> key */
    UInt  n, capacity;
    UInt* slots;      /* open addressing: 1 + index, 0: empty */
-   UWord mask;
+   UWord n_slots;    /* a size of cp_tablesize.h */
 } Interner;
 
 /* Index 0 stands for key 0. */

@@ -30,7 +30,7 @@ static void make_slots(WordMap* m, UWord capacity)
 static UWord capacity_for(const WordMap* m, UWord n)
 {
    UWord cap = 16;
-   while (!fits(m, n, cap)) cap <<= 1;
+   while (!fits(m, n, cap)) cap = cp_tablesize_next(cap);
    return cap;
 }
 
@@ -70,7 +70,7 @@ UWord cp_wordmap_add(WordMap* m, UWord key, Bool* added)
 {
    UWord i;
    tl_assert(key != 0);
-   if (!fits(m, m->used + 1, m->capacity)) rehash_to(m, 2 * m->capacity);
+   if (!fits(m, m->used + 1, m->capacity)) rehash_to(m, cp_tablesize_next(m->capacity));
    i = cp_wordmap_slot_of(m, key);
    *added = m->keys[i] == 0;
    if (*added) {

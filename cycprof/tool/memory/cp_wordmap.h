@@ -1,16 +1,18 @@
 /* cycprof: the open-addressing hash map from non-zero words that AddrMap
  * (word values, at most half full) and KeyMap (32-bit values, up to three
  * quarters full: a million-key table in half the memory) are made of.
- * Linear probing over a power-of-two table; growing rehashes everything. */
+ * Linear probing over a table of a size of cp_tablesize.h; growing
+ * rehashes everything. */
 #ifndef CP_WORDMAP_H
 #define CP_WORDMAP_H
 
 #include "pub_tool_basics.h"
+#include "cp_tablesize.h"
 
 typedef struct {
    UWord* keys;          /* 0: a free slot */
    UChar* values;        /* value_bytes each */
-   UWord  capacity;      /* power of two */
+   UWord  capacity;      /* a size of cp_tablesize.h */
    UWord  used;
    UInt   value_bytes;
    UInt   fill_quarters; /* at most this many quarters of capacity used */
@@ -34,8 +36,8 @@ void  cp_wordmap_free(WordMap* m);
  * since the dumps look up millions of keys. */
 static inline UWord cp_wordmap_slot_of(const WordMap* m, UWord key)
 {
-   UWord mask = m->capacity - 1, i = cp_hash_word(key) & mask;
-   while (m->keys[i] != 0 && m->keys[i] != key) i = (i + 1) & mask;
+   UWord n = m->capacity, i = cp_tablesize_home(cp_hash_word(key), n);
+   while (m->keys[i] != 0 && m->keys[i] != key) i = cp_tablesize_after(i, n);
    return i;
 }
 
