@@ -9,6 +9,7 @@
 #include "cp_addrmap.h"
 #include "cp_callstack.h"
 #include "cp_chunks.h"
+#include "cp_cold.h"
 #include "cp_collect.h"
 #include "cp_context.h"
 #include "cp_heap.h"
@@ -309,6 +310,7 @@ void cp_region_end(ThreadId tid, const HChar* name)
    }
    close_top(tid, stack, now);
    cp_callstack_graft(tid);
+   cp_cold_region_closed();
 }
 
 void cp_regions_thread_created(ThreadId parent, ThreadId child)

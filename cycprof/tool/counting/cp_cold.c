@@ -19,6 +19,9 @@ static UInt      n_unpacked, unpacked_capacity;
  * half the limit was carved since keeps its cost proportional to the
  * allocations, even when more than the limit is in use. */
 static ULong     kept_after_packing;
+/* Since the last sweep (cp_cold_region_closed). */
+static ULong     carved_in_regions;
+static Bool      region_closed;
 
 static ColdStats stats;
 
@@ -104,6 +107,8 @@ static void pack_cold_contexts(Context* keep)
       if (unpacked[i]->recently_used)
          kept_bytes += (ULong)words_for(unpacked[i]->dense_len)
                        * sizeof(ULong);
+   carved_in_regions = 0;
+   region_closed = False;
    if (2 * kept_bytes > cp_densespace_bytes()) {
       for (i = 0; i < n_unpacked; i++) unpacked[i]->recently_used = False;
       kept_after_packing = cp_densespace_bytes();
@@ -152,9 +157,21 @@ void cp_cold_grow(Context* ctx, UInt len)
    ctx->counters = grown;
    ctx->dense_len = len;
    if (first) remember_unpacked(ctx);
+   if (ctx->in_region) carved_in_regions += words_for(len) * sizeof(ULong);
    carved = cp_densespace_bytes();
-   if (limit && carved > limit && carved > kept_after_packing + limit / 2)
+   if (limit && ((carved > limit && carved > kept_after_packing + limit / 2)
+                 || (region_closed && carved_in_regions > limit / 4)))
       pack_cold_contexts(ctx);
+}
+
+void cp_cold_drop_spare(void)
+{
+   cp_densespace_release_spare();
+}
+
+void cp_cold_region_closed(void)
+{
+   region_closed = True;
 }
 
 void cp_cold_unpack(Context* ctx)

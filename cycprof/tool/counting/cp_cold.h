@@ -54,6 +54,14 @@ void cp_cold_init(UInt (*owner_of)(const Context* ctx),
  * len, the new ones zero; may pack other contexts, never ctx: it is being
  * worked on. */
 void cp_cold_grow(Context* ctx, UInt len);
+/* A region was closed.  The arrays its set's tree took are cold unless
+ * the name opens again: once regions have closed and contexts in regions
+ * took a quarter of the limit since the last sweep, a sweep is due (a
+ * harness that opens a region per transaction never reaches the limit). */
+void cp_cold_region_closed(void);
+/* No array grows any more: the spare chunks of dense counters give their
+ * pages back. */
+void cp_cold_drop_spare(void);
 /* Makes a packed ctx's counters dense again. */
 void cp_cold_unpack(Context* ctx);
 /* ctx's dense counters to read: its own, or for a packed context a

@@ -594,7 +594,8 @@ void cp_context_memory(ContextMemory* m)
 /* The final dump looks nothing up: the table's 16 bytes a context go
  * back to the system before the exit's own allocations, which set the
  * peak.  Nothing may enter a context after this. */
-void cp_context_drop_lookup(void)
+void cp_context_drop_run_only(void)
 {
    cp_children_free();
+   cp_cold_drop_spare();
 }

@@ -130,7 +130,9 @@ typedef struct {
    ULong edge_table_bytes; /* (parent, callsite, fn) -> context buckets */
 } ContextMemory;
 void        cp_context_memory(ContextMemory* m);
-void        cp_context_drop_lookup(void);   /* before the final dump */
+/* Before the final dump: the (parent, edge) table and the spare chunks
+ * of dense counters, which only the run needs. */
+void        cp_context_drop_run_only(void);
 
 /* Interned functions of frames (signo for signals) and call sites, and
  * the pairs of them contexts are entered by: (site id << 32) | fn id. */

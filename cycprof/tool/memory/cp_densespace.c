@@ -224,6 +224,17 @@ UInt cp_densespace_keep(UInt handle, UInt n)
    return copy;
 }
 
+void cp_densespace_release_spare(void)
+{
+   while (recycled) {
+      Chunk* c = recycled;
+      recycled = c->next;
+      cp_sys_release_pages(c->data, CHUNK_WORDS * sizeof(ULong));
+      c->next = recycled_bare;
+      recycled_bare = c;
+   }
+}
+
 /* A compiler's sweeps once left 30 chunks resident against 8 in use. */
 void cp_densespace_end_sweep(ULong resident_bytes)
 {

@@ -54,5 +54,7 @@ void   cp_densespace_free_sized(UInt handle, UInt n);
 void   cp_densespace_begin_sweep(void);
 UInt   cp_densespace_keep(UInt handle, UInt n);
 void   cp_densespace_end_sweep(ULong resident_bytes);
+/* The recycled chunks give their pages back (the run is over). */
+void   cp_densespace_release_spare(void);
 
 #endif

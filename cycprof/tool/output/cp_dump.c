@@ -461,7 +461,7 @@ void cp_dump_all(void)
    HChar* ff;
    cp_parts_final();
    cp_regions_close_all();
-   cp_context_drop_lookup();
+   cp_context_drop_run_only();
    /* The client has exited and nothing below reads its memory (the pprof
     * writer drops it too): the exit's peak is the tool's own. */
    cp_sys_forget_client_memory();
