@@ -591,9 +591,10 @@ void cp_context_memory(ContextMemory* m)
                          + folds.n_buckets * sizeof(void*);
 }
 
-/* The final dump looks nothing up: the table's 16 bytes a context go
- * back to the system before the exit's own allocations, which set the
- * peak.  Nothing may enter a context after this. */
+/* The final dump looks nothing up and grows no array: the (parent, edge)
+ * table and the spare chunks of dense counters go back to the system
+ * before the exit's own allocations, which may set the peak.  Nothing may
+ * enter a context after this. */
 void cp_context_drop_run_only(void)
 {
    cp_children_free();

@@ -9,6 +9,7 @@
 #include "cp_sys.h"
 
 #define CHUNK_WORDS CP_DENSE_CHUNK_WORDS
+#define CHUNK_BYTES (CHUNK_WORDS * sizeof(ULong))
 
 /* A chunk's record is before its words.  A block bigger than a standard
  * chunk gets a big chunk of its own, numbered as several standard ones in
@@ -55,7 +56,7 @@ static Chunk* new_chunk(UInt words)
    c->words = n * CHUNK_WORDS;
    c->number = cp_number_chunks(cp_densespace_bases, &numbered,
                                 CP_DENSE_MAX_CHUNKS,
-                                CHUNK_WORDS * sizeof(ULong), (UChar*)c->data,
+                                CHUNK_BYTES, (UChar*)c->data,
                                 n, "cycprof: the dense counters took more "
                                    "than 32 GiB");
    return c;
@@ -224,14 +225,21 @@ UInt cp_densespace_keep(UInt handle, UInt n)
    return copy;
 }
 
+/* A standard chunk no block uses gives its pages back until it is
+ * carved again. */
+static void recycle_bare(Chunk* c)
+{
+   cp_sys_release_pages(c->data, CHUNK_BYTES);
+   c->next = recycled_bare;
+   recycled_bare = c;
+}
+
 void cp_densespace_release_spare(void)
 {
    while (recycled) {
       Chunk* c = recycled;
       recycled = c->next;
-      cp_sys_release_pages(c->data, CHUNK_WORDS * sizeof(ULong));
-      c->next = recycled_bare;
-      recycled_bare = c;
+      recycle_bare(c);
    }
 }
 
@@ -240,18 +248,16 @@ void cp_densespace_end_sweep(ULong resident_bytes)
 {
    Chunk* c;
    ULong resident = 0;
-   for (c = recycled; c; c = c->next) resident += CHUNK_WORDS * sizeof(ULong);
+   for (c = recycled; c; c = c->next) resident += CHUNK_BYTES;
    c = sweeping.chunks;
    while (c) {
       Chunk* next = c->next;
       if (c->words == CHUNK_WORDS && resident < resident_bytes) {
          c->next = recycled;
          recycled = c;
-         resident += CHUNK_WORDS * sizeof(ULong);
+         resident += CHUNK_BYTES;
       } else if (c->words == CHUNK_WORDS) {
-         cp_sys_release_pages(c->data, CHUNK_WORDS * sizeof(ULong));
-         c->next = recycled_bare;
-         recycled_bare = c;
+         recycle_bare(c);
       } else {
          recycle_big(c);
       }

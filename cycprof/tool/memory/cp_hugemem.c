@@ -179,9 +179,10 @@ static void new_region(SizeT at_least)
    regions[n_regions++] = r;
 }
 
-/* Carving from the gap left below the last block aligned to a huge page
- * (a table): once huge pages pay, that page is resident whole anyway.  A
- * compiler's growing tables leave about 10 MB of such gaps. */
+/* Carving from the largest gap an alignment left lately, in practice the
+ * one below a table that starts on a huge page: once huge pages pay, that
+ * page is resident whole anyway.  A compiler's growing tables leave about
+ * 10 MB of such gaps. */
 static void* carve_from_gap(SizeT bytes, UWord align)
 {
    UWord skip = align_up((UWord)gap, align) - (UWord)gap;

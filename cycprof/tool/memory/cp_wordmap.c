@@ -70,7 +70,8 @@ UWord cp_wordmap_add(WordMap* m, UWord key, Bool* added)
 {
    UWord i;
    tl_assert(key != 0);
-   if (!fits(m, m->used + 1, m->capacity)) rehash_to(m, cp_tablesize_next(m->capacity));
+   if (!fits(m, m->used + 1, m->capacity))
+      rehash_to(m, cp_tablesize_next(m->capacity));
    i = cp_wordmap_slot_of(m, key);
    *added = m->keys[i] == 0;
    if (*added) {
