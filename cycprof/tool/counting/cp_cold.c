@@ -28,13 +28,14 @@ static ColdStats stats;
 static UInt (*owner_of)(const Context* ctx);
 static void (*mark_live_contexts)(void);
 
-/* The headers of the handles of no array: no calls, one call. */
+/* The headers of the handles of no array: no calls, one call (handles
+ * CP_NO_ARRAY and CP_NO_ARRAY_CALLED).  Both have no counters: the
+ * second header stands where the first's counters would be. */
 static DenseHeader no_array[2] __attribute__((aligned(8))) =
-   { { 0, 0 }, { 1, 0 } };
+   { { .calls = 0 }, { .calls = 1 } };
 
 void cp_cold_init(UInt (*owner)(const Context* ctx), void (*mark_live)(void))
 {
-   STATIC_ASSERT(sizeof(DenseHeader) == sizeof(ULong));
    owner_of = owner;
    mark_live_contexts = mark_live;
    cp_densespace_fixed((ULong*)no_array);
@@ -52,26 +53,26 @@ static void remember_unpacked(Context* ctx)
    unpacked[n_unpacked++] = ctx;
 }
 
-/* A dense array has a hidden word before it (DenseHeader): the context's
- * calls, and the packed copy it was unpacked from, whose user it stays
- * until packing it again (or zeroing it) says the copy is no longer used
- * (cp_packed.h). */
+/* A dense array has a hidden header before it (DenseHeader): its length,
+ * the context's calls, and the packed copy it was unpacked from, whose
+ * user it stays until packing it again (or zeroing it) says the copy is
+ * no longer used (cp_packed.h). */
 static DenseHeader* header_of(const Context* ctx)
 {
    return cp_dense_header(cp_context_dense(ctx));
 }
 
-/* The words of an array of len counters and its header: at least two,
- * so that the counters' first word is in the header's chunk
+/* The words of an array of len counters and its header: at least one
+ * counter, so that the counters' first word is in the header's chunk
  * (cp_densespace.h) even for none. */
 static UInt words_for(UInt len)
 {
-   return len < 1 ? 2 : len + 1;
+   return CP_DENSE_HEADER_WORDS + (len < 1 ? 1 : len);
 }
 
 static void pack(Context* ctx)
 {
-   UInt copy, len = ctx->dense_len;
+   UInt copy, len = cp_context_dense_len(ctx);
    cp_owner_note_len(owner_of(ctx), len);
    copy = cp_packed_encode(cp_context_dense(ctx), len, header_of(ctx)->calls,
                            header_of(ctx)->unpacked_from);
@@ -79,7 +80,6 @@ static void pack(Context* ctx)
     * decoded last was. */
    if (copy == view_of) view_of = 0;
    ctx->counters = copy;
-   ctx->dense_len = 0;
    ctx->is_packed = True;
    stats.packed++;
 }
@@ -105,7 +105,7 @@ static void pack_cold_contexts(Context* keep)
     * freed, so they still bring a sweep. */
    for (i = 0; i < n_unpacked; i++)
       if (unpacked[i]->recently_used)
-         kept_bytes += (ULong)words_for(unpacked[i]->dense_len)
+         kept_bytes += (ULong)words_for(cp_context_dense_len(unpacked[i]))
                        * sizeof(ULong);
    carved_in_regions = 0;
    region_closed = False;
@@ -119,9 +119,9 @@ static void pack_cold_contexts(Context* keep)
    for (i = 0; i < n_unpacked; i++) {
       Context* c = unpacked[i];
       if (c->recently_used) {
+         UInt words = words_for(cp_context_dense_len(c));
          c->recently_used = False;
-         c->counters = cp_densespace_keep(c->counters,
-                                          words_for(c->dense_len));
+         c->counters = cp_densespace_keep(c->counters, words);
          unpacked[kept++] = c;
       } else {
          pack(c);
@@ -141,21 +141,21 @@ static void pack_cold_contexts(Context* keep)
 void cp_cold_grow(Context* ctx, UInt len)
 {
    ULong limit = (ULong)cp_opts.pack_cold_kb << 10;
-   UInt old_len = ctx->dense_len;
+   UInt old_len = cp_context_dense_len(ctx);
    Bool first = !cp_context_has_array(ctx);
    UInt grown = limit ? cp_densespace_alloc(words_for(len))
                       : cp_densespace_alloc_sized(words_for(len));
    ULong* dense = cp_densespace_at(grown);
    ULong carved;
    tl_assert(len <= CP_OWNER_MAX_COUNTERS && len >= old_len);
-   /* The header too: a new array's is that of no array, 0. */
-   VG_(memcpy)(dense - 1, cp_context_dense(ctx) - 1,
-               (old_len + 1) * sizeof(ULong));
+   /* The header too: a new array's is that of no array. */
+   VG_(memcpy)(cp_dense_header(dense), header_of(ctx),
+               (CP_DENSE_HEADER_WORDS + old_len) * sizeof(ULong));
    VG_(memset)(dense + old_len, 0, (len - old_len) * sizeof(ULong));
+   cp_dense_header(dense)->len = len;
    if (!limit && !first)
       cp_densespace_free_sized(ctx->counters, words_for(old_len));
    ctx->counters = grown;
-   ctx->dense_len = len;
    if (first) remember_unpacked(ctx);
    if (ctx->in_region) carved_in_regions += words_for(len) * sizeof(ULong);
    carved = cp_densespace_bytes();
@@ -182,9 +182,9 @@ void cp_cold_unpack(Context* ctx)
    ULong* dense = cp_densespace_at(block);
    cp_dense_header(dense)->calls = cp_packed_calls(copy);
    cp_dense_header(dense)->unpacked_from = copy;
+   cp_dense_header(dense)->len = len;
    cp_packed_decode(copy, dense);
    ctx->counters = block;
-   ctx->dense_len = len;
    ctx->is_packed = False;
    remember_unpacked(ctx);
    stats.unpacked++;
@@ -193,7 +193,7 @@ void cp_cold_unpack(Context* ctx)
 const ULong* cp_cold_view(const Context* ctx, UInt* len)
 {
    if (!ctx->is_packed) {
-      *len = ctx->dense_len;
+      *len = cp_context_dense_len(ctx);
       return cp_context_dense(ctx);
    }
    if (view_of != ctx->counters) {
@@ -216,7 +216,8 @@ void cp_cold_zero(Context* ctx)
       ctx->counters = cp_packed_zeroed(ctx->counters);
       view_of = 0;
    } else if (cp_context_has_array(ctx)) {
-      VG_(memset)(cp_context_dense(ctx), 0, ctx->dense_len * sizeof(ULong));
+      VG_(memset)(cp_context_dense(ctx), 0,
+                  cp_context_dense_len(ctx) * sizeof(ULong));
       header_of(ctx)->calls = 0;
    } else {
       ctx->counters = CP_NO_ARRAY;

@@ -4,7 +4,7 @@
  * block of its function.  Once unpacked counters exceed a limit
  * (--pack-cold-counters), those of every context no live frame is in are
  * packed (cp_packed.h) and freed.  A packed context publishes no counters
- * (dense_len 0), so the first block its frame runs again calls the helper,
+ * (a length of 0), so the first block its frame runs again calls the helper,
  * which unpacks them (cp_context_cover). */
 #ifndef CP_COLD_H
 #define CP_COLD_H
@@ -12,17 +12,23 @@
 #include "cp_densespace.h"
 #include "cp_types.h"
 
-/* The word before a context's dense array: how often a frame entered the
- * context (low 32 bits: cp_context_calls), and the packed copy the array
- * was unpacked from (cp_cold.c).  A context entered a second time has an
- * array (given then, or unpacked then); until then one of two handles of
- * no array stands for its calls. */
+/* The header before a context's dense array (CP_DENSE_HEADER_WORDS):
+ * how many counters it has (the inline code's limit, cp_context.h), how
+ * often a frame entered the context (low 32 bits: cp_context_calls), and
+ * the packed copy the array was unpacked from (cp_cold.c).  A context
+ * entered a second time has an array (given then, or unpacked then);
+ * until then one of two handles of no array stands for its calls, and
+ * reads a length of 0, as a packed context does. */
 typedef struct {
    UInt calls;
    UInt unpacked_from;   /* cp_packed.h; 0: none */
+   UInt len;
+   UInt unused;          /* the counters after it are 8-byte aligned */
 } DenseHeader;
+STATIC_ASSERT(sizeof(DenseHeader) == CP_DENSE_HEADER_WORDS * sizeof(ULong));
 #define CP_NO_ARRAY         0   /* no calls yet (and none while packed) */
-#define CP_NO_ARRAY_CALLED  1   /* one call */
+#define CP_NO_ARRAY_CALLED  CP_DENSE_HEADER_WORDS   /* one call: the
+                                                     * second fixed header */
 
 static inline Bool cp_context_has_array(const Context* ctx)
 {
@@ -31,13 +37,19 @@ static inline Bool cp_context_has_array(const Context* ctx)
 
 static inline DenseHeader* cp_dense_header(ULong* dense)
 {
-   return (DenseHeader*)(dense - 1);
+   return (DenseHeader*)(dense - CP_DENSE_HEADER_WORDS);
 }
 
 /* ctx's dense counters: none (a length of 0) while they are packed. */
 static inline ULong* cp_context_dense(const Context* ctx)
 {
    return cp_densespace_at(ctx->is_packed ? CP_NO_ARRAY : ctx->counters);
+}
+
+/* How many dense counters ctx has: 0 while packed. */
+static inline UInt cp_context_dense_len(const Context* ctx)
+{
+   return cp_dense_header(cp_context_dense(ctx))->len;
 }
 
 /* The low 32 bits of ctx's calls. */

@@ -2,6 +2,8 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_addrmap.h"
 #include "cp_array.h"
@@ -22,7 +24,7 @@
 CpStats cp_stats;
 
 /* docs/internals/memory.md counts on it. */
-STATIC_ASSERT(sizeof(Context) == 16);
+STATIC_ASSERT(sizeof(Context) == 12);
 
 /* (parent, edge) -> context, in two tables.  Almost every key leads to
  * the context made for it, whose own fields are the key: those are found
@@ -189,6 +191,12 @@ UInt cp_context_edge(UInt site_id, UInt fn_id)
 {
    UInt edge = cp_intern(&cp_context_edges,
                          ((ULong)site_id << 32) | fn_id);
+   if (edge >> CP_CONTEXT_EDGE_BITS) {
+      VG_(fmsg)("cycprof: more than %u distinct (call site, function) "
+                "pairs, the most one run can hold\n",
+                (1u << CP_CONTEXT_EDGE_BITS) - 1);
+      VG_(exit)(1);
+   }
    room_for_index(&cp_context_edge_owners, &edge_owners_capacity, edge);
    return edge;
 }
@@ -454,7 +462,7 @@ void cp_context_cover(Context* ctx, const SBInfo* sb)
 {
    UInt old, needed = sb->local + sb->n_exits, len;
    if (ctx->is_packed) cp_cold_unpack(ctx);
-   old = ctx->dense_len;
+   old = cp_context_dense_len(ctx);
    /* The usual case, on every entry of a function by a jump: the
     * counters reach this far already, and the owner is not read. */
    if (needed <= old) return;
@@ -502,7 +510,7 @@ void cp_context_lend_scratch(const SBInfo* sb)
 
 Bool cp_context_ran_code(const Context* ctx)
 {
-   return ctx->has_foreign || ctx->dense_len > 0 || ctx->is_packed;
+   return ctx->has_foreign || cp_context_dense_len(ctx) > 0 || ctx->is_packed;
 }
 
 Bool cp_context_has_counts(const Context* ctx)
@@ -512,7 +520,7 @@ Bool cp_context_has_counts(const Context* ctx)
    tl_assert(!ctx->has_foreign);
    if (ctx->is_packed) return cp_packed_nonzero(ctx->counters) > 0;
    dense = cp_context_dense(ctx);
-   len = ctx->dense_len;
+   len = cp_context_dense_len(ctx);
    for (k = 0; k < len; k++)
       if (dense[k]) return True;
    return False;
@@ -579,7 +587,7 @@ void cp_context_memory(ContextMemory* m)
    for (id = 1; id <= n; id++) {
       const Context* c = cp_context_by_id(id);
       const ULong* dense = cp_context_dense(c);
-      UInt len = c->dense_len;
+      UInt len = cp_context_dense_len(c);
       m->dense_bytes += (ULong)len * sizeof(ULong);
       for (k = 0; k < len; k++)
          if (dense[k]) m->dense_used += sizeof(ULong);

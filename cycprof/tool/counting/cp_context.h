@@ -76,7 +76,8 @@ static inline void cp_context_publish(Context* ctx)
    ULong* dense = cp_context_dense(ctx);
    cp_dense.key = cp_dense_key(cp_collecting_in(ctx)
                                ? cp_context_owner(ctx)
-                               : CP_OWNER_NOT_COLLECTING, ctx->dense_len);
+                               : CP_OWNER_NOT_COLLECTING,
+                               cp_dense_header(dense)->len);
    /* Only translations made while the running count is on read it, and
     * turning it on publishes again (cp_running_need, cp_collect.h). */
    if (cp_running_on) cp_dense.running = (UWord)&cp_running;

@@ -1,6 +1,8 @@
 /* cycprof: contexts by id, in chunks (cp_context_store.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "cp_array.h"
 #include "cp_context_store.h"
 #include "cp_hugemem.h"
@@ -39,6 +41,11 @@ static void add_chunk(void)
 Context* cp_context_store_next(void)
 {
    UInt id = n_contexts + 1;
+   if (id >> CP_CONTEXT_ID_BITS) {
+      VG_(fmsg)("cycprof: more than %u calling contexts, the most one run "
+                "can hold\n", (1u << CP_CONTEXT_ID_BITS) - 1);
+      VG_(exit)(1);
+   }
    if ((id >> CHUNK_SHIFT) == n_chunks) add_chunk();
    n_contexts = id;
    return cp_context_at(id);

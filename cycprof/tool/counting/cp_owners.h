@@ -45,9 +45,10 @@ static inline void cp_owner_run(const Owner* o, UInt pos, UInt* first,
    *end = cp_owner_run_end(o, pos);
 }
 
-/* A context's dense_len has 23 bits (cp_types.h).  Superblocks that
- * would take a function past that get an owner of their own, which no
- * frame uses: they count through the contexts' cost-center tables. */
+/* A context's dense array holds at most this many counters (64 MiB).
+ * Superblocks that would take a function past that get an owner of their
+ * own, which no frame uses: they count through the contexts' cost-center
+ * tables. */
 #define CP_OWNER_MAX_COUNTERS ((1u << 23) - 1)
 
 void         cp_owners_init(void);

@@ -111,41 +111,43 @@ typedef struct CostCenter {
 typedef enum { CtxRoot, CtxCall, CtxSignal } CtxKind;
 
 /* A calling context: the chain of active calls from a thread's root.
- * There are millions in a big program (cc1plus: 4 M), so every byte
- * counts: 16 in all.  Its id is where it lies (cp_context_store.h), not
- * a field.  What is the same for many contexts is in small tables by a
- * 32-bit index: the parent (by its id), and the edge it was entered by,
- * the pair (call site, function) interned (cc1plus: 21,000 edges).  Its
- * counters are named by a 32-bit handle, and its count of calls is kept
- * with them (cp_cold.h).  The thread and region set are its tree's, kept
- * once at the tree's root or graft (cp_context_tree).  The counters of
+ * There are millions in a big program (cc1plus: 5.6 M), so every byte
+ * counts: 12 in all.  Its id is where it lies (cp_context_store.h), not
+ * a field.  What is the same for many contexts is in small tables by an
+ * index: the parent (by its id), and the edge it was entered by, the
+ * pair (call site, function) interned (cc1plus: 21,000 edges); the bits
+ * the two indexes leave hold the flags.  Its counters are named by a
+ * 32-bit handle; their length and its count of calls are kept with them
+ * (cp_cold.h).  The thread and region set are its tree's, kept once at
+ * the tree's root or graft (cp_context_tree).  The counters of
  * superblocks its function does not own are in a table off the context
  * (cp_context.c), which few contexts have. */
+#define CP_CONTEXT_ID_BITS 28     /* at most 268 M contexts */
+#define CP_CONTEXT_EDGE_BITS 27   /* at most 134 M edges */
 typedef struct Context {
-   UInt        parent_id;  /* 0 for roots but grafts (cp_context_graft) */
-   UInt        edge;       /* (call site, function) interned: where control
-                            * left the parent (0: roots) and the frame's
-                            * function (signo for signals); also gives its
-                            * owner (cp_context_owner) */
-   /* Counters of superblocks its function owns, as far as those that ran
-    * here need: a dense array (cp_densespace.h), or when is_packed the
-    * same packed (cp_packed.h); CP_NO_ARRAY(_CALLED): none yet. */
-   UInt        counters;
-   UInt        dense_len : 23;    /* 0 while packed: at most
-                                   * CP_OWNER_MAX_COUNTERS */
-   UInt        kind : 2;   /* CtxKind */
+   UInt        parent_id : CP_CONTEXT_ID_BITS;   /* 0 for roots but grafts
+                                                  * (cp_context_graft) */
+   UInt        kind : 2;          /* CtxKind */
    UInt        in_region : 1;     /* its tree's region set is not 0 */
+   UInt        toggled : 1;       /* --toggle-collect frames on its chain,
+                                   * mod 2 */
+   /* (call site, function) interned: where control left the parent (0:
+    * roots) and the frame's function (signo for signals); also gives its
+    * owner (cp_context_owner). */
+   UInt        edge : CP_CONTEXT_EDGE_BITS;
    /* A frame of a function already active further up the chain, entered
     * from another function (mutual recursion): see cp_context_enter. */
    UInt        reentry : 1;
-   UInt        toggled : 1;       /* --toggle-collect frames on its chain,
-                                   * mod 2 */
    UInt        is_packed : 1;     /* its frame left every stack (cp_cold.h) */
    UInt        recently_used : 1; /* published since the last packing, or
                                    * in a live frame (cp_cold.h) */
    UInt        has_foreign : 1;   /* it has a table of cost centers */
    UInt        has_children : 1;  /* a context was entered from it: until
                                    * then, entering one needs no lookup */
+   /* Counters of superblocks its function owns, as far as those that ran
+    * here need: a dense array (cp_densespace.h), or when is_packed the
+    * same packed (cp_packed.h); CP_NO_ARRAY(_CALLED): none yet. */
+   UInt        counters;
 } Context;
 
 /* A frame of the shadow call stack. */

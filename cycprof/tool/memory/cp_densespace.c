@@ -32,7 +32,7 @@ static UInt numbered = 1;
 
 void cp_densespace_fixed(ULong* words)
 {
-   cp_densespace_bases[0] = (UChar*)(words + 1);
+   cp_densespace_bases[0] = (UChar*)(words + CP_DENSE_HEADER_WORDS);
 }
 
 static Space  current, sweeping;
@@ -84,7 +84,7 @@ static UInt handle_in(const Chunk* c, UInt word)
 
 static Chunk* chunk_of_big(UInt handle)
 {
-   return (Chunk*)((UChar*)(cp_densespace_at(handle) - 1)
+   return (Chunk*)((UChar*)(cp_densespace_at(handle) - CP_DENSE_HEADER_WORDS)
                    - offsetof(Chunk, data));
 }
 
@@ -134,13 +134,13 @@ static Chunk* take_recycled(void)
 static UInt carve(Space* s, UInt n)
 {
    UInt word;
-   tl_assert(n >= 2);
+   tl_assert(n > CP_DENSE_HEADER_WORDS);
    s->bytes += (ULong)n * sizeof(ULong);
    if (n > CHUNK_WORDS) {
       Chunk* c = reuse_big(n);
       if (!c) c = new_chunk(n);
       link_full(s, c);
-      return handle_in(c, 1);
+      return handle_in(c, CP_DENSE_HEADER_WORDS);
    }
    if (!s->chunks || s->chunks->words - s->used < n) {
       /* The old chunk's tail (less than n words) stays unused. */
@@ -152,7 +152,7 @@ static UInt carve(Space* s, UInt n)
    }
    word = s->used;
    s->used += n;
-   return handle_in(s->chunks, word + 1);
+   return handle_in(s->chunks, word + CP_DENSE_HEADER_WORDS);
 }
 
 UInt cp_densespace_alloc(UInt n)
@@ -220,7 +220,8 @@ UInt cp_densespace_keep(UInt handle, UInt n)
       return handle;
    }
    copy = carve(&current, n);
-   VG_(memcpy)(cp_densespace_at(copy) - 1, cp_densespace_at(handle) - 1,
+   VG_(memcpy)(cp_densespace_at(copy) - CP_DENSE_HEADER_WORDS,
+               cp_densespace_at(handle) - CP_DENSE_HEADER_WORDS,
                (SizeT)n * sizeof(ULong));
    return copy;
 }

@@ -21,12 +21,14 @@
 #define CP_DENSE_CHUNK_SHIFT 17                  /* words: 1 MiB */
 #define CP_DENSE_CHUNK_WORDS (1u << CP_DENSE_CHUNK_SHIFT)
 #define CP_DENSE_MAX_CHUNKS  (1u << (32 - CP_DENSE_CHUNK_SHIFT))
+/* Each block starts with a header of this many words, for the caller. */
+#define CP_DENSE_HEADER_WORDS 2
 
 /* The first word of each numbered chunk.  Number 0 is the user's, for
  * a few words that never move (cp_densespace_fixed). */
 extern UChar* cp_densespace_bases[CP_DENSE_MAX_CHUNKS];
-/* Handle k of number 0 names words + 1 + k, so that the word before it
- * is words[k]. */
+/* Handle k of number 0 names words + CP_DENSE_HEADER_WORDS + k, so that
+ * the header before it starts at words[k]. */
 void   cp_densespace_fixed(ULong* words);
 
 static inline ULong* cp_densespace_at(UInt handle)
@@ -35,8 +37,8 @@ static inline ULong* cp_densespace_at(UInt handle)
           + (handle & (CP_DENSE_CHUNK_WORDS - 1));
 }
 
-/* A block of n words (n >= 2), not zeroed; the handle of its second word
- * (its first is a header for the caller).  Valid until the next sweep
+/* A block of n words (more than the header), not zeroed; the handle of
+ * the word after its header.  Valid until the next sweep
  * ends: that sweep must keep (move) every block still in use. */
 UInt   cp_densespace_alloc(UInt n);
 /* Bytes carved since the last sweep ended, what it kept included. */
