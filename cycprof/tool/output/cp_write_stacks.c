@@ -560,7 +560,7 @@ static void link_contexts(Nodes* nd, UInt n)
 static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
                         StZk* zk)
 {
-   UInt id, n = cp_context_count();
+   UInt id, n = cp_context_count(), tree = 0;
    KeyMap by_key;
    FirstGraft* first_graft = cp_heap_calloc("cp.st.graft",
                                             cp_region_set_count() + 1,
@@ -582,8 +582,10 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
          cp_prefetch_context(id + CP_PREFETCH_AHEAD);
       parent = p ? nd->node_of[c->parent_id] : 0;
       if (cp_context_is_graft(c)) {
+         /* Its tree starts at it; the walk meets trees in order. */
+         while (cp_context_trees[tree].start != id) tree++;
          node = graft_node(&by_key, nd, first_graft, parent,
-                           cp_context_region(c));
+                           cp_context_trees[tree].region);
       } else if (!adds_frame(c)) {
          node = parent;
       } else if (!p) {
