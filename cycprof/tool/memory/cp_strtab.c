@@ -5,6 +5,7 @@
 #include "cp_array.h"
 #include "cp_heap.h"
 #include "cp_strtab.h"
+#include "cp_tablesize.h"
 
 /* A slot keeps its string's hash beside the id: a probe compares the
  * string only on equal hashes (100,000 region names: most probes read
@@ -14,12 +15,24 @@ typedef struct {
    UInt hash;
 } Slot;
 
+/* The copies are carved from blocks of their own, not allocated one by
+ * one: a heap block would take 32 bytes for a name of 9 (a harness that
+ * names a region per transaction interns 100,000 of them).  A string too
+ * long for a block's rest gets a block of its own size. */
+#define POOL_BYTES (64u << 10)
+typedef struct Pool {
+   struct Pool* next;
+   HChar        text[];
+} Pool;
+
 struct StrTab {
    HChar** strings;    /* [1 .. count] */
    UInt    count;
    UInt    capacity;
-   Slot*   slots;      /* open addressing over ids */
-   UInt    n_slots;
+   Slot*   slots;      /* open addressing over ids, at most 3/4 full */
+   UInt    n_slots;    /* a size of cp_tablesize.h */
+   Pool*   pools;      /* newest first: the copies are carved from it */
+   UInt    pool_left;
 };
 
 static UInt hash_string(const HChar* s)
@@ -41,11 +54,11 @@ StrTab* cp_strtab_new(void)
 
 static Slot* slot_for(const StrTab* t, const HChar* s, UInt hash)
 {
-   UInt i = hash & (t->n_slots - 1);
+   UWord i = cp_tablesize_home(hash, t->n_slots);
    while (t->slots[i].id
           && (t->slots[i].hash != hash
               || VG_(strcmp)(t->strings[t->slots[i].id], s) != 0))
-      i = (i + 1) & (t->n_slots - 1);
+      i = cp_tablesize_after(i, t->n_slots);
    return &t->slots[i];
 }
 
@@ -53,15 +66,50 @@ static void rehash(StrTab* t)
 {
    Slot* old = t->slots;
    UInt i, n_old = t->n_slots;
-   t->n_slots *= 2;
+   t->n_slots = (UInt)cp_tablesize_next(t->n_slots);
    t->slots = cp_heap_calloc("cp.strtab.slots", t->n_slots, sizeof(Slot));
    for (i = 0; i < n_old; i++) {
-      UInt j = old[i].hash & (t->n_slots - 1);
+      UWord j = cp_tablesize_home(old[i].hash, t->n_slots);
       if (!old[i].id) continue;
-      while (t->slots[j].id) j = (j + 1) & (t->n_slots - 1);
+      while (t->slots[j].id) j = cp_tablesize_after(j, t->n_slots);
       t->slots[j] = old[i];
    }
    cp_heap_free(old);
+}
+
+/* A block for a string of bytes: the one carved from, or for a long
+ * string one of its own, linked behind it. */
+static HChar* room_for(StrTab* t, SizeT bytes)
+{
+   Pool* p;
+   if (bytes <= POOL_BYTES / 4) {
+      if (bytes > t->pool_left) {
+         p = cp_heap_malloc("cp.strtab.pool", sizeof(Pool) + POOL_BYTES);
+         p->next = t->pools;
+         t->pools = p;
+         t->pool_left = POOL_BYTES;
+      }
+      t->pool_left -= (UInt)bytes;
+      return t->pools->text + POOL_BYTES - t->pool_left - bytes;
+   }
+   p = cp_heap_malloc("cp.strtab.pool", sizeof(Pool) + bytes);
+   if (t->pools) {
+      p->next = t->pools->next;
+      t->pools->next = p;
+   } else {
+      p->next = NULL;
+      t->pools = p;
+      t->pool_left = 0;
+   }
+   return p->text;
+}
+
+static HChar* copy_of(StrTab* t, const HChar* s)
+{
+   SizeT bytes = VG_(strlen)(s) + 1;
+   HChar* copy = room_for(t, bytes);
+   VG_(memcpy)(copy, s, bytes);
+   return copy;
 }
 
 UInt cp_strtab_intern(StrTab* t, const HChar* s)
@@ -73,10 +121,10 @@ UInt cp_strtab_intern(StrTab* t, const HChar* s)
    t->strings = cp_room_for_one("cp.strtab.strings", t->strings,
                                 t->count + 1, &t->capacity, sizeof(HChar*),
                                 256);
-   t->strings[++t->count] = cp_heap_strdup("cp.strtab.s", s);
+   t->strings[++t->count] = copy_of(t, s);
    slot->id = t->count;
    slot->hash = hash;
-   if (2 * t->count > t->n_slots) rehash(t);
+   if (4 * (ULong)t->count > 3 * (ULong)t->n_slots) rehash(t);
    return t->count;
 }
 
@@ -92,8 +140,11 @@ UInt cp_strtab_count(const StrTab* t)
 
 void cp_strtab_free(StrTab* t)
 {
-   UInt id;
-   for (id = 1; id <= t->count; id++) cp_heap_free(t->strings[id]);
+   while (t->pools) {
+      Pool* p = t->pools;
+      t->pools = p->next;
+      cp_heap_free(p);
+   }
    cp_heap_free(t->strings);
    cp_heap_free(t->slots);
    cp_heap_free(t);
