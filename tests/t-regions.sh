@@ -188,6 +188,43 @@ PY
 }
 register regions-dump-parts t_regions_dump_parts
 
+# Each part's region rows (the callgrind file's cycprof-region lines)
+# count the regions closed in it, and the parts add up to the whole run's
+# table in the log.  work(n) runs n iterations: r's second instance costs
+# more than its first, s's second more than its first.
+t_regions_dump_part_rows() {
+    need_tool
+    region_prog rdumps
+    cycprof "$PWD/out" "$PWD/out.log" --pprof=no -- "$BIN/rdumps" >stdout 2>&1 </dev/null
+    pycheck out.log <<'PY' || true
+import sys
+from cyc import *
+from regions import *
+C = Checker()
+def rows(path):
+    got = {}
+    for line in open(path, errors="replace"):
+        if line.startswith("# cycprof-region\t"):
+            f = line.rstrip("\n").split("\t")
+            got[f[4]] = tuple(int(x) for x in f[1:4])
+    return got
+parts = [rows(p) for p in ("out.1", "out.2", "out")]
+C.eq("regions of each part", [["r"], ["r", "s"], ["s"]], [sorted(p) for p in parts])
+C.eq("calls in each part", [1, 1, 1, 1],
+     [parts[0].get("r", (0,))[0], parts[1].get("r", (0,))[0],
+      parts[1].get("s", (0,))[0], parts[2].get("s", (0,))[0]])
+incl = lambda p, n: parts[p].get(n, (0, 0))[1]
+C.true(0 < incl(0, "r") < incl(1, "r"), "r: part 2's instance is not the costlier one")
+C.true(0 < incl(1, "s") < incl(2, "s"), "s: part 3's instance is not the costlier one")
+whole = region_table(sys.argv[1]) or {}
+for name in ("r", "s"):
+    summed = tuple(sum(p.get(name, (0, 0, 0))[i] for p in parts) for i in range(3))
+    C.eq("region %s: the parts' sum against the log's table" % name, whole.get(name), summed)
+C.done()
+PY
+}
+register regions-dump-part-rows t_regions_dump_part_rows
+
 # A region open across fork() is closed in both processes.
 t_regions_fork() {
     need_tool

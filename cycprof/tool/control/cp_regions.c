@@ -22,8 +22,12 @@
 #define FIRST_NAMED 3    /* a folded warning names its first few */
 
 typedef struct {
-   ULong  calls, inclusive, self;            /* whole run */
-   ULong  part_calls, part_inclusive, part_self;   /* since the last dump */
+   ULong calls, inclusive, self;
+} RegionCosts;
+
+typedef struct {
+   RegionCosts whole;   /* the whole run's: since the last dump, less
+                         * at_dump's */
    /* Its open instances in one thread, here rather than in open_counts:
     * a program with a region per transaction has each open in one thread
     * at a time, and a map entry per name would outlive it. */
@@ -64,6 +68,10 @@ typedef struct {
  * names, sets and open regions are found by hashing, never by a scan. */
 static StrTab*  names;        /* region r is name r + 1; NULL: no region yet */
 static ChunkArray regions;    /* Region */
+/* RegionCosts by region: the whole run's at the last dump that started a
+ * part (cp_regions_zero_part); a region past its end had none then.  A
+ * run without such dumps keeps none. */
+static ChunkArray at_dump;
 static ChunkArray sets;       /* RegionSet; set s is at index s - 1 */
 static AddrMap  set_ids;      /* (parent << 32 | region + 1) -> set, but a
                                  region's first set (Region) */
@@ -81,6 +89,7 @@ static void init(void)
    if (names) return;
    names = cp_strtab_new();
    regions.size = sizeof(Region);
+   at_dump.size = sizeof(RegionCosts);
    sets.size = sizeof(RegionSet);
    open_stacks = cp_heap_calloc("cp.regions.open", VG_N_THREADS,
                              sizeof(XArray*));
@@ -255,17 +264,14 @@ static void close_top(ThreadId tid, XArray* stack, ULong now)
    OpenRegion* below = top > 0 ? VG_(indexXA)(stack, top - 1) : NULL;
    Region* r = region_at(o->region);
    ULong incl = now - o->begin;
-   r->calls++;
-   r->part_calls++;
+   r->whole.calls++;
    add_open(tid, o->region, -1);
    if (open_count(tid, o->region) > 0) {
       /* A region inside itself: the outer one has its cost. */
       if (below) below->nested += o->nested;
    } else {
-      r->inclusive += incl;
-      r->self += incl - o->nested;
-      r->part_inclusive += incl;
-      r->part_self += incl - o->nested;
+      r->whole.inclusive += incl;
+      r->whole.self += incl - o->nested;
       if (below) below->nested += incl;
    }
    VG_(dropTailXA)(stack, 1);
@@ -375,11 +381,18 @@ static Int by_inclusive_descending(const void* pa, const void* pb)
 static void row_of(UInt region, Bool since_dump, RegionRow* row)
 {
    const Region* r = region_at(region);
+   RegionCosts c = r->whole;
+   if (since_dump && region < at_dump.used) {
+      const RegionCosts* before = cp_chunks_at(&at_dump, region);
+      c.calls -= before->calls;
+      c.inclusive -= before->inclusive;
+      c.self -= before->self;
+   }
    row->name = region_name(region);
    row->name_prefix = prefix_of(row->name);
-   row->calls = since_dump ? r->part_calls : r->calls;
-   row->inclusive = since_dump ? r->part_inclusive : r->inclusive;
-   row->self = since_dump ? r->part_self : r->self;
+   row->calls = c.calls;
+   row->inclusive = c.inclusive;
+   row->self = c.self;
 }
 
 /* The closed regions' rows, sorted; the caller frees *rows. */
@@ -420,8 +433,11 @@ void cp_regions_zero_part(void)
 {
    UInt i;
    for (i = 0; i < regions.used; i++) {
-      Region* r = region_at(i);
-      r->part_calls = r->part_inclusive = r->part_self = 0;
+      const RegionCosts* whole = &region_at(i)->whole;
+      if (i < at_dump.used)
+         *(RegionCosts*)cp_chunks_at(&at_dump, i) = *whole;
+      else
+         cp_chunks_add(&at_dump, whole);
    }
 }
 
