@@ -68,8 +68,9 @@ void cp_cold_init(UInt (*owner_of)(const Context* ctx),
 void cp_cold_grow(Context* ctx, UInt len);
 /* A region was closed.  The arrays its set's tree took are cold unless
  * the name opens again: once regions have closed and contexts in regions
- * took a quarter of the limit since the last sweep, a sweep is due (a
- * harness that opens a region per transaction never reaches the limit). */
+ * took a sixteenth of the limit since the last sweep, a sweep is due (a
+ * harness that opens a region per transaction never reaches the limit),
+ * which leaves no more than that sixteenth of old chunks resident. */
 void cp_cold_region_closed(void);
 /* No array grows any more: the spare chunks of dense counters give their
  * pages back. */
