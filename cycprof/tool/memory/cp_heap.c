@@ -74,12 +74,14 @@ UInt cp_heap_size_class(SizeT bytes, SizeT* usable)
    return 4 + (msb - 6) * 4 + quarter_index;
 }
 
-void* cp_heap_malloc(const HChar* cost_centre, SizeT bytes)
+/* *fresh: the block was carved now, so it is zero and none of its pages
+ * was touched. */
+static void* allocate(SizeT bytes, Bool* fresh)
 {
    Header* h;
    SizeT usable;
    UInt klass;
-   (void)cost_centre;
+   *fresh = False;
    if (bytes == 0) bytes = 1;
    if (bytes > LARGE_BYTES) {
       void* reused = reuse_large(bytes);
@@ -88,6 +90,7 @@ void* cp_heap_malloc(const HChar* cost_centre, SizeT bytes)
       h = cp_hugemem_carve_at(sizeof(Header) + usable, ALIGN);
       h->usable = usable;
       h->klass = LARGE;
+      *fresh = True;
       return block_of(h);
    }
    klass = cp_heap_size_class(bytes, &usable);
@@ -100,16 +103,29 @@ void* cp_heap_malloc(const HChar* cost_centre, SizeT bytes)
    h = cp_hugemem_carve_at(sizeof(Header) + usable, ALIGN);
    h->usable = usable;
    h->klass = klass;
+   *fresh = True;
    return block_of(h);
 }
 
+void* cp_heap_malloc(const HChar* cost_centre, SizeT bytes)
+{
+   Bool fresh;
+   (void)cost_centre;
+   return allocate(bytes, &fresh);
+}
+
+/* A block carved now is zero already: a big table that is filled sparsely
+ * (the stacks dump's maps and per-context arrays) then costs only the
+ * pages written, not all of them. */
 void* cp_heap_calloc(const HChar* cost_centre, SizeT count, SizeT size)
 {
    SizeT bytes = count * size;
+   Bool fresh;
    void* block;
+   (void)cost_centre;
    tl_assert(size == 0 || bytes / size == count);
-   block = cp_heap_malloc(cost_centre, bytes);
-   VG_(memset)(block, 0, bytes);
+   block = allocate(bytes, &fresh);
+   if (!fresh) VG_(memset)(block, 0, bytes);
    return block;
 }
 
