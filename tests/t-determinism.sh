@@ -351,22 +351,28 @@ maps_lines() {
 # The program's /proc/self/maps holds Valgrind's mappings, and where
 # Valgrind's own memory lands moves with what Valgrind did before: how many
 # translations it made and how much debug information it read.  cycprof
-# sets --vex-guest-chase=no (more, smaller translations) and
-# --read-inline-info=yes, and it asks for the name of every function it
-# runs, which since Valgrind 3.22 is what makes Valgrind read an object's
-# DWARF at all.  The run that does the same work with no memory of its own:
-# before 3.22, --tool=none with those two options; from 3.22 on, callgrind
-# with --read-inline-info=yes (it names every function too, and sets the
-# chase off itself).  At start-up (cat, a C program, a Rust program)
-# cycprof must show exactly as many lines as that run.  Thirty million
-# instructions into python3 the two runs' memory has grown apart, and where
-# Valgrind's own blocks land with it: at most 2 lines more (Debian 12 and
-# 13: equal; sid, Valgrind 3.27: 67 against 66).  At start-up the count may
-# also be plain --tool=none's, the product's own rule (the program sees no
-# more than --tool=none changes): on sid (Valgrind 3.27) the C program sees
-# 43 lines under cycprof and plain --tool=none, 42 under callgrind, whose
-# debug-information arena kept one 1 MiB block fewer.  A mapping of the
-# tool's own would be a line more than both.
+# sets --vex-guest-chase=no (more, smaller translations), and it asks for
+# the name of every function it runs, which since Valgrind 3.22 is what
+# makes Valgrind read an object's DWARF at all.  By default it has Valgrind
+# read inline info for some objects and not others, which no other run
+# does; here it reads it for all (--read-inline-info=yes).  The run that
+# does the same work with no memory of its own: before 3.22, --tool=none
+# with --vex-guest-chase=no and --read-inline-info=yes; from 3.22 on,
+# callgrind with --read-inline-info=yes (it names every function too, and
+# sets the chase off itself).  At start-up (cat, a C program, a Rust
+# program) cycprof must show exactly as many lines as that run.  Thirty
+# million instructions into python3 the two runs' memory has grown apart,
+# and where Valgrind's own blocks land with it: at most 2 lines more
+# (Debian 12 and 13: equal; sid, Valgrind 3.27: 67 against 66).  At
+# start-up the count may also be plain --tool=none's, the product's own
+# rule (the program sees no more than --tool=none changes): on sid
+# (Valgrind 3.27) the C program sees 43 lines under cycprof and plain
+# --tool=none, 42 under callgrind, whose debug-information arena kept one
+# 1 MiB block fewer.  A mapping of the tool's own would be a line more than
+# both.  With cycprof's default reading, Debian 13's C program sees 43
+# lines against callgrind's 42: a hole that reading libc's DWARF leaves in
+# Valgrind's memory stays empty, where its inline info would fill it
+# (docs/internals/memory.md).
 t_det_maps_lines() {
     need_tool
     need_prog mapslines rmaps
@@ -379,7 +385,8 @@ t_det_maps_lines() {
         same=(--tool=callgrind --read-inline-info=yes --callgrind-out-file="$PWD/same.cg")
         label="--tool=callgrind --read-inline-info=yes"
     fi
-    local tool=(--tool=cycprof --cycprof-helper="$HELPER_BIN" --cycprof-out-file="$PWD/m.out" --pprof=no)
+    local tool=(--tool=cycprof --read-inline-info=yes --cycprof-helper="$HELPER_BIN"
+                --cycprof-out-file="$PWD/m.out" --pprof=no)
     local name cmd plain want got
     for name in cat c rust python3; do
         case $name in

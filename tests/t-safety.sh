@@ -224,6 +224,24 @@ t_out_device() {
 }
 register safety-out-device t_out_device
 
+# The program's POSIX locks on a file it maps survive the tool, which reads
+# the ELF files the program maps to decide on their inline info
+# (symbols/cp_inline_info.c): through the program's descriptor, never by
+# opening the file again, since any close of the file would drop the locks.
+# The mapped file is an ELF copy of the program, so it is read in full.
+t_mmap_keeps_locks() {
+    need_tool; need_prog mmaplock
+    cp "$BIN/mmaplock" locked.elf
+    local native
+    native=$("$BIN/mmaplock" locked.elf 2>&1)
+    [ "$native" = locked ] || skip "the lock is not seen as held even without valgrind here: $native"
+    cycprof "$PWD/m.out" "$PWD/vg.log" --pprof=no -- "$BIN/mmaplock" "$PWD/locked.elf" >out 2>err
+    local rc=$?
+    [ $rc = 0 ] || fail "mmaplock under cycprof exited $rc: $(head -n 2 err vg.log | tr '\n' ' ')"
+    [ "$(cat out)" = locked ] || fail "the program's lock on the file it maps was dropped under cycprof: the child saw '$(cat out)'"
+}
+register safety-mmap-keeps-locks t_mmap_keeps_locks
+
 # Broken helpers: each loses the pprof profile with one line saying why;
 # the callgrind file is written, the exit status kept, nothing left behind.
 t_helper_failures() {

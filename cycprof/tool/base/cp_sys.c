@@ -54,6 +54,13 @@ void cp_sys_unlock_dir(Int fd)
    VG_(close)(fd);
 }
 
+Long cp_sys_pread(Int fd, void* buf, SizeT count, ULong offset)
+{
+   SysRes r = VG_(do_syscall)(__NR_pread64, fd, (RegWord)buf, count, offset,
+                              0, 0, 0, 0);
+   return sr_isError(r) ? -(Long)sr_Err(r) : (Long)sr_Res(r);
+}
+
 Int cp_sys_check_executable(const HChar* path)
 {
    return VG_(check_executable)(NULL, path, True);

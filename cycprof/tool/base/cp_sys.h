@@ -16,6 +16,11 @@ Int cp_sys_rename(const HChar* from, const HChar* to);
 Int  cp_sys_lock_dir(const HChar* dir);
 void cp_sys_unlock_dir(Int fd);
 
+/* pread(2): bytes read, or -errno.  It leaves fd's offset alone, so the
+ * tool may read a file through the program's own descriptor (opening the
+ * file again and closing it would drop the program's fcntl locks on it). */
+Long cp_sys_pread(Int fd, void* buf, SizeT count, ULong offset);
+
 /* 0 when path can be executed, else the errno value that says why not. */
 Int cp_sys_check_executable(const HChar* path);
 

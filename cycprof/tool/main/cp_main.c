@@ -16,6 +16,7 @@
 #include "cp_details.h"
 #include "cp_dump.h"
 #include "cp_functions.h"
+#include "cp_inline_info.h"
 #include "cp_instrument.h"
 #include "cp_options.h"
 #include "cp_owners.h"
@@ -26,7 +27,8 @@
 #include "cp_zkmodel.h"
 #include "cp_zkpager.h"
 
-/* Set by the core only for some tools; cycprof needs inline frames. */
+/* Set by the core only for some tools; cycprof needs inline frames
+ * (cp_inline_info.h says for which objects). */
 extern Bool VG_(clo_read_inline_info);
 
 /* Each module parses its own options: the general ones (cp_options.h),
@@ -58,6 +60,7 @@ static void cp_atfork_child(ThreadId tid)
  * part that follows it. */
 static void cp_pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
 {
+   cp_inline_info_pre_syscall(sysno, args, nargs);
    cp_sp1_pre_syscall(tid, sysno, args, nargs);
    cp_det_pre_syscall(tid, sysno, args, nargs);
 }
@@ -107,14 +110,7 @@ static void cp_post_clo_init(void)
                                 "--vex-guest-max-insns");
    keep_within_superblock_bound(&VG_(clo_vex_control).iropt_unroll_thresh,
                                 "--vex-iropt-unroll-thresh");
-   /* A run that starts uninstrumented measures a short region; reading
-    * the inline info of every object (libc6-dbg's libc alone: 0.06 s)
-    * would cost more than the region.  It only adds inlined frames to
-    * the pprof profile, so such a run does without unless asked. */
-   /* The core parses --read-inline-info after cp_pre_clo_init has set the
-    * default, so only the arguments tell whether the user chose. */
-   if (!cp_instr_on && !cp_core_option_given("--read-inline-info="))
-      VG_(clo_read_inline_info) = False;
+   cp_inline_info_init(cp_instr_on);
    cp_zk_check_options();
    if (cp_zk_model) cp_zk_init();
    cp_functions_init();

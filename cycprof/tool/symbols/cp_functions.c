@@ -5,6 +5,7 @@
 #include "cp_addrmap.h"
 #include "cp_arch.h"
 #include "cp_functions.h"
+#include "cp_inline_info.h"
 
 /* Exported by the core but missing from the tool headers of 3.19. */
 extern Bool VG_(get_inst_offset_in_function)(DiEpoch ep, Addr a,
@@ -32,6 +33,7 @@ Addr cp_function_of(Addr a)
 Bool cp_function_named(Addr a, Addr* fn)
 {
    PtrdiffT offset;
+   cp_inline_info_before_lookup(a);
    if (!VG_(get_inst_offset_in_function)(VG_(current_DiEpoch)(), a, &offset)
        || offset < 0)
       return False;
@@ -42,6 +44,7 @@ Bool cp_function_named(Addr a, Addr* fn)
 Bool cp_is_function_entry(Addr a)
 {
    const HChar* name;
+   cp_inline_info_before_lookup(a);
    return VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &name);
 }
 
@@ -57,6 +60,7 @@ Bool cp_is_trampoline(Addr fn)
    const HChar* name;
    Bool is;
    if (known) return *known == 2;
+   cp_inline_info_before_lookup(fn);
    is = VG_(DebugInfo_sect_kind)(NULL, fn) == Vg_SectPLT
         || cp_arch_is_plt_stub(fn)
         || (VG_(get_fnname)(VG_(current_DiEpoch)(), fn, &name)

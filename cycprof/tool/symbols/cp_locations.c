@@ -13,6 +13,7 @@
 #include "cp_array.h"
 #include "cp_functions.h"
 #include "cp_heap.h"
+#include "cp_inline_info.h"
 #include "cp_locations.h"
 #include "cp_objects.h"
 #include "cp_pseudo.h"
@@ -167,6 +168,7 @@ static UInt location_describe(FunctionTable* t, Addr a, InlineLevel* levels,
       return 1;
    }
    /* NULL: no inline info at a (or none read). */
+   cp_inline_info_before_describe();
    iipc = VG_(new_IIPC)(ep, a);
    if (!iipc) {
       describe_plain(t, ep, a, &levels[0]);
