@@ -173,7 +173,9 @@ static Bool fd_has_own_dwarf(Int fd)
    HChar link[64], path[4096];
    DwarfAnswer answer;
    SSizeT len;
-   if (VG_(fstat)(fd, &st) != 0) return True;
+   /* Only a regular file is read: on a device (DRM, say) a read may wait
+    * or take what the program would have read. */
+   if (VG_(fstat)(fd, &st) != 0 || !VKI_S_ISREG(st.mode)) return True;
    if (have_last && st.dev == last_dev && st.ino == last_ino) return last_own;
    answer = elf_dwarf(fd);
    last_own = answer != NoOwnDwarf;
