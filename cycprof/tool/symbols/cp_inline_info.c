@@ -107,13 +107,26 @@ static DwarfAnswer elf_dwarf(Int fd)
    return found ? OwnDwarf : NoOwnDwarf;
 }
 
+/* path opened for reading if it is a regular file, else -1: O_NONBLOCK,
+ * since opening a FIFO would wait for a writer. */
+static Int open_regular(const HChar* path)
+{
+   SysRes r = VG_(open)(path, VKI_O_RDONLY | VKI_O_NONBLOCK, 0);
+   struct vg_stat st;
+   if (sr_isError(r)) return -1;
+   if (VG_(fstat)(sr_Res(r), &st) == 0 && VKI_S_ISREG(st.mode))
+      return sr_Res(r);
+   VG_(close)(sr_Res(r));
+   return -1;
+}
+
 static Bool path_has_own_dwarf(const HChar* path)
 {
-   SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
+   Int fd = open_regular(path);
    Bool own;
-   if (sr_isError(r)) return True;
-   own = elf_dwarf(sr_Res(r)) != NoOwnDwarf;
-   VG_(close)(sr_Res(r));
+   if (fd < 0) return True;
+   own = elf_dwarf(fd) != NoOwnDwarf;
+   VG_(close)(fd);
    return own;
 }
 
@@ -201,15 +214,14 @@ static Bool program_has_own_dwarf(const HChar* name)
    while (*dirs) {
       const HChar* end = VG_(strchr)(dirs, ':');
       SizeT len = end ? (SizeT)(end - dirs) : VG_(strlen)(dirs);
-      SysRes r;
+      Int fd;
       if (len == 0) path[len++] = '.';   /* an empty entry is the cwd */
       else if (len < sizeof path) VG_(memcpy)(path, dirs, len);
       else return True;
       VG_(snprintf)(path + len, sizeof path - len, "/%s", name);
-      r = VG_(open)(path, VKI_O_RDONLY, 0);
-      if (!sr_isError(r)) {
-         Bool own = elf_dwarf(sr_Res(r)) != NoOwnDwarf;
-         VG_(close)(sr_Res(r));
+      if ((fd = open_regular(path)) >= 0) {
+         Bool own = elf_dwarf(fd) != NoOwnDwarf;
+         VG_(close)(fd);
          return own;
       }
       if (!end) break;
