@@ -63,8 +63,8 @@ register pprof-inline-frames t_pprof_inline
 # with -g) and not, unless asked, for those whose DWARF is a separate debug
 # file (libc's, from libc6-dbg), which cost about 0.13 s a run to read. So by
 # default no libc location has an inlined frame while inl's do; with
-# --read-inline-info=yes libc's have them too, and nothing but those frames
-# differs: same callgrind file, same samples.
+# --read-inline-info=yes libc's have them too, inl's locations are the same
+# and so is the callgrind file.
 t_inline_info_own_dwarf() {
     need_tool; need_prog inl
     local d a
