@@ -27,10 +27,6 @@
 #include "cp_zkmodel.h"
 #include "cp_zkpager.h"
 
-/* Set by the core only for some tools; cycprof needs inline frames
- * (cp_inline_info.h says for which objects). */
-extern Bool VG_(clo_read_inline_info);
-
 /* Each module parses its own options: the general ones (cp_options.h),
  * what is collected when (cp_collect.h), SP1's markers (cp_sp1.h), the
  * deterministic machine (cp_det.h). */
@@ -135,7 +131,7 @@ static void cp_pre_clo_init(void)
    cp_details_describe_tool();
    VG_(details_avg_translation_sizeB)(300);
 
-   VG_(clo_read_inline_info) = True;
+   cp_inline_info_before_options();
    /* Real names for _start and __libc_start_call_main in the stacks,
     * rather than "(below main)". */
    VG_(clo_show_below_main) = True;

@@ -230,6 +230,11 @@ static Bool program_has_own_dwarf(const HChar* name)
    return True;
 }
 
+void cp_inline_info_before_options(void)
+{
+   VG_(clo_read_inline_info) = True;
+}
+
 void cp_inline_info_init(Bool instrumenting)
 {
    /* The core parses --read-inline-info after cp_pre_clo_init has set the

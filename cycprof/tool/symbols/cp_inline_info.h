@@ -11,6 +11,9 @@
 
 #include "pub_tool_basics.h"
 
+/* Before the options are parsed: inline info on, so that a user's
+ * --read-inline-info overrides it (Valgrind sets it only for some tools). */
+void cp_inline_info_before_options(void);
 /* After the options: which objects get their inline info read.
  * instrumenting: the run instruments from its start (see options.md). */
 void cp_inline_info_init(Bool instrumenting);
