@@ -529,6 +529,11 @@ void cp_regions_close_all(void)
    for (w = 0; w < N_WARNINGS; w++) print_warning(w);
 }
 
+void cp_regions_drop_run_only(void)
+{
+   if (names) cp_strtab_forget_lookups(names);
+}
+
 void cp_regions_print(ULong total)
 {
    if (names) print_table(total);

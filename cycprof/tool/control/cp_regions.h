@@ -26,6 +26,8 @@ void  cp_regions_zero_part(void);
 /* At exit: closes what is still open, then prints the warnings, one line
  * for each kind of misuse with its count. */
 void  cp_regions_close_all(void);
+/* Before the final dump: what only finding a region by its name needs. */
+void  cp_regions_drop_run_only(void);
 /* The table's costliest rows and a line counting the others. */
 void  cp_regions_print(ULong total);
 /* The rows since the last dump, as '# cycprof-region' comment lines. */

@@ -174,6 +174,10 @@ void cp_cold_grow(Context* ctx, UInt len)
 void cp_cold_drop_spare(void)
 {
    cp_densespace_release_spare();
+   /* Only sweeps read the list, and none comes after the final dump. */
+   cp_heap_free(unpacked);
+   unpacked = NULL;
+   n_unpacked = unpacked_capacity = 0;
 }
 
 void cp_cold_region_closed(void)

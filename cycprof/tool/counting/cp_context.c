@@ -145,6 +145,7 @@ static struct {
 UInt cp_context_tree(const Context* c)
 {
    UInt lo = 0, hi = n_trees, id, slot;
+   tl_assert(n_trees > 0);
    while (c->kind != CtxRoot) c = cp_context_at(c->parent_id);
    slot = (UInt)(((UWord)c / sizeof(Context)) % TREES_FOUND);
    if (trees_found[slot].start == c) return trees_found[slot].tree;
@@ -160,6 +161,14 @@ UInt cp_context_tree(const Context* c)
    trees_found[slot].start = c;
    trees_found[slot].tree = lo;
    return lo;
+}
+
+void cp_context_forget_trees(void)
+{
+   cp_heap_free(cp_context_trees);
+   cp_context_trees = NULL;
+   n_trees = trees_capacity = 0;
+   VG_(memset)(trees_found, 0, sizeof trees_found);
 }
 
 UInt* cp_context_trees_by_id(void)

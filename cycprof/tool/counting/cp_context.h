@@ -170,6 +170,9 @@ UInt        cp_context_tree(const Context* c);
 /* Every context's tree, [id] for ids 1 to cp_context_count(), for a walk
  * over all contexts; the caller frees it (cp_heap_free). */
 UInt*       cp_context_trees_by_id(void);
+/* The final dump's end for them: the callgrind file reads no tree, the
+ * pprof side has its own copy or is done, and nothing runs after. */
+void        cp_context_forget_trees(void);
 
 static inline Context* cp_context_parent(const Context* c)
 {

@@ -112,10 +112,29 @@ static HChar* copy_of(StrTab* t, const HChar* s)
    return copy;
 }
 
+/* The slots for the ids there are, after cp_strtab_forget_lookups. */
+static void rebuild(StrTab* t)
+{
+   UInt id;
+   t->n_slots = 512;
+   while (4 * (ULong)t->count > 3 * (ULong)t->n_slots)
+      t->n_slots = (UInt)cp_tablesize_next(t->n_slots);
+   t->slots = cp_heap_calloc("cp.strtab.slots", t->n_slots, sizeof(Slot));
+   for (id = 1; id <= t->count; id++) {
+      UInt hash = hash_string(t->strings[id]);
+      UWord j = cp_tablesize_home(hash, t->n_slots);
+      while (t->slots[j].id) j = cp_tablesize_after(j, t->n_slots);
+      t->slots[j].id = id;
+      t->slots[j].hash = hash;
+   }
+}
+
 UInt cp_strtab_intern(StrTab* t, const HChar* s)
 {
    UInt hash = hash_string(s);
-   Slot* slot = slot_for(t, s, hash);
+   Slot* slot;
+   if (!t->slots) rebuild(t);
+   slot = slot_for(t, s, hash);
    if (slot->id) return slot->id;
    /* Ids start at 1: string id is at index id. */
    t->strings = cp_room_for_one("cp.strtab.strings", t->strings,
@@ -136,6 +155,12 @@ const HChar* cp_strtab_get(const StrTab* t, UInt id)
 UInt cp_strtab_count(const StrTab* t)
 {
    return t->count;
+}
+
+void cp_strtab_forget_lookups(StrTab* t)
+{
+   cp_heap_free(t->slots);
+   t->slots = NULL;
 }
 
 void cp_strtab_free(StrTab* t)

@@ -370,7 +370,7 @@ static void report_written(Written* w)
 
 /* The callgrind file and the pprof profile of the counts so far, each
  * written completely where the user pointed or not at all. */
-static ULong write_outputs(const HChar* suffix, Written* w)
+static ULong write_outputs(const HChar* suffix, Bool final, Written* w)
 {
    ULong total;
    SuperblockRuns runs;
@@ -405,6 +405,8 @@ static ULong write_outputs(const HChar* suffix, Written* w)
          writer = start_pprof_writer(&pb, &runs, total, cmd, &incl,
                                      &pb_ok);
    }
+   /* The exit's peak: the callgrind file's side need not keep them. */
+   if (final) cp_context_forget_trees();
    if (cg_ok) {
       cg_ok = cp_write_callgrind(cg.staged, incl, &runs, total, cmd);
       if (!cg_ok)
@@ -432,7 +434,7 @@ static ULong write_outputs(const HChar* suffix, Written* w)
 static ULong dump_files(const HChar* suffix)
 {
    Written w;
-   ULong total = write_outputs(suffix, &w);
+   ULong total = write_outputs(suffix, False, &w);
    report_written(&w);
    return total;
 }
@@ -461,12 +463,13 @@ void cp_dump_all(void)
    HChar* ff;
    cp_parts_final();
    cp_regions_close_all();
+   cp_regions_drop_run_only();
    cp_context_drop_run_only();
    /* The client has exited and nothing below reads its memory (the pprof
     * writer drops it too): the exit's peak is the tool's own. */
    cp_sys_forget_client_memory();
    start_ms = cp_sys_now_ms();
-   total = write_outputs("", &w);
+   total = write_outputs("", True, &w);
    /* scripts/bench reads it: the exit's cost is part of the tool's. */
    if (VG_(clo_verbosity) > 1)
       VG_(dmsg)("cycprof: exit: profiles written in %llu ms\n",
