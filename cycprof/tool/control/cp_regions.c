@@ -346,6 +346,11 @@ const HChar* cp_region_set_name(UInt set)
    return region_name(set_at(set)->region);
 }
 
+UInt cp_region_set_first_graft(UInt set)
+{
+   return set ? set_at(set)->graft_id : 0;
+}
+
 /* The table of regions, closed ones only: for the whole run (at exit, in
  * the log) or since the last dump (in the profile files). */
 typedef struct {

@@ -21,6 +21,10 @@ void cp_regions_thread_created(ThreadId parent, ThreadId child);
 UInt         cp_region_set_count(void);
 UInt         cp_region_set_parent(UInt set);
 const HChar* cp_region_set_name(UInt set);
+/* The id of the set's first graft context (cp_context_graft), the
+ * lowest of its grafts'; 0: none yet, or set 0 (outside every region),
+ * whose grafts are all found by where they hang. */
+UInt         cp_region_set_first_graft(UInt set);
 
 void  cp_regions_zero_part(void);
 /* At exit: closes what is still open, then prints the warnings, one line

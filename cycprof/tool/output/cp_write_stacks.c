@@ -409,7 +409,7 @@ static UInt new_node(Nodes* nd, UInt parent, UInt loc)
 {
    UInt node = ++nd->n_nodes;
    if (node >= nd->records_room) {
-      nd->records_room = nd->records_room ? 2 * nd->records_room : 4096;
+      nd->records_room = 2 * nd->records_room;
       nd->record_parent = cp_heap_realloc("cp.st.nparent", nd->record_parent,
                                           nd->records_room * sizeof(UInt));
       nd->record_loc = cp_heap_realloc("cp.st.nloc", nd->record_loc,
@@ -446,24 +446,20 @@ static UInt node_at(KeyMap* by_key, Nodes* nd, UInt parent, UInt loc)
    return node;
 }
 
-/* A region set's first graft node and its parent: most sets are grafted
- * under one node (a set per transaction: each once), and by_key holds
- * only the others. */
-typedef struct {
-   UInt parent, node;   /* node 0: none yet */
-} FirstGraft;
-
-static UInt graft_node(KeyMap* by_key, Nodes* nd, FirstGraft* first,
-                       UInt parent, UInt set)
+/* A region set's graft node.  Most sets are grafted under one node (a
+ * set per transaction: each once): the set's first graft context, met
+ * before any other of its grafts in id order, has its node already, and
+ * by_key holds only the others. */
+static UInt graft_node(KeyMap* by_key, Nodes* nd, UInt id, UInt parent,
+                       UInt set)
 {
-   UInt loc = GRAFT_RECORD | set;
-   FirstGraft* f = &first[set];
-   if (!node_key(parent, loc)) return node_at(by_key, nd, parent, loc);
-   if (f->node == 0) {
-      f->parent = parent;
-      f->node = new_node(nd, parent, loc);
-   }
-   if (f->parent == parent) return f->node;
+   UInt loc = GRAFT_RECORD | set, first = cp_region_set_first_graft(set);
+   UInt first_node;
+   if (!node_key(parent, loc) || !first)
+      return node_at(by_key, nd, parent, loc);
+   if (id == first) return new_node(nd, parent, loc);
+   first_node = nd->node_of[first];
+   if (nd->record_parent[first_node] == parent) return first_node;
    return node_at(by_key, nd, parent, loc);
 }
 
@@ -541,8 +537,12 @@ static void link_contexts(Nodes* nd, UInt n)
       UInt node = nd->node_of[id], frame = nd->frame_node[id];
       nd->next_ctx[id] = nd->first_ctx[node];
       nd->first_ctx[node] = id;
-      if (frame) nd->foreign[id] |= HAS_FRAME_NODE;
-      nd->next_foreign[id] = 0;
+      /* next_foreign is frame_node: 0 already where there is none, and
+       * its pages stay untouched (most contexts have no frame node). */
+      if (frame) {
+         nd->foreign[id] |= HAS_FRAME_NODE;
+         nd->next_foreign[id] = 0;
+      }
       if (nd->foreign[id] & RUNS_FOREIGN) {
          nd->next_foreign[id] = nd->first_foreign[frame];
          nd->first_foreign[frame] = id;
@@ -562,9 +562,6 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
 {
    UInt id, n = cp_context_count(), tree = 0;
    KeyMap by_key;
-   FirstGraft* first_graft = cp_heap_calloc("cp.st.graft",
-                                            cp_region_set_count() + 1,
-                                            sizeof(FirstGraft));
    /* Sized for a node per three contexts (a compiler's): growing from
     * small would fill and rehash a table of each size. */
    cp_keymap_init(&by_key, n / 3);
@@ -573,6 +570,14 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
    nd->node_of = nd->callsite_loc;
    nd->callsite_loc = NULL;
    nd->frame_node = cp_heap_calloc("cp.st.fnode", n + 1, sizeof(UInt));
+   /* Room for a node per context, which most programs never fill
+    * (a compiler has one per three): pages not written are not
+    * resident, and growing would copy. */
+   nd->records_room = n + 1 > 4096 ? n + 1 : 4096;
+   nd->record_parent = cp_heap_malloc("cp.st.nparent",
+                                      nd->records_room * sizeof(UInt));
+   nd->record_loc = cp_heap_malloc("cp.st.nloc",
+                                   nd->records_room * sizeof(UInt));
    nd->n_nodes = 0;
    for (id = 1; id <= n; id++) {
       Context* c = cp_context_by_id(id);
@@ -584,7 +589,7 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
       if (cp_context_is_graft(c)) {
          /* Its tree starts at it; the walk meets trees in order. */
          while (cp_context_trees[tree].start != id) tree++;
-         node = graft_node(&by_key, nd, first_graft, parent,
+         node = graft_node(&by_key, nd, id, parent,
                            cp_context_trees[tree].region);
       } else if (!adds_frame(c)) {
          node = parent;
@@ -610,7 +615,6 @@ static void build_nodes(LocationSet* s, SuperblockLocations* sl, Nodes* nd,
          frame_function_node(s, sl, &by_key, nd, c, id);
    }
    cp_keymap_free(&by_key);
-   cp_heap_free(first_graft);
    nd->sure_samples = nodes_with_samples(nd, n);
    link_contexts(nd, n);
 }
@@ -788,8 +792,9 @@ static void sum_per_function(NodeCosts* nc, const UInt* class_of,
 
 /* The node's costs into nc: its contexts' own code, then the code of
  * other functions run in its frames (nc->touched lists the locations,
- * in no order).  Returns the node's thread; a node never spans threads,
- * roots are apart.  zk, when given, gathers the node's zkVM cycles. */
+ * in no order).  Returns the node's thread, once nd->tree_of is there
+ * (0 before); a node never spans threads, roots are apart.  zk, when
+ * given, gathers the node's zkVM cycles. */
 static UInt node_costs(LocationSet* s, SuperblockLocations* sl,
                        const Nodes* nd, UInt node, NodeCosts* nc, StZk* zk)
 {
@@ -800,13 +805,13 @@ static UInt node_costs(LocationSet* s, SuperblockLocations* sl,
    nc->line_samples = 0;
    for (id = nd->first_ctx[node]; id; id = nd->next_ctx[id]) {
       Context* c = cp_context_by_id(id);
-      tid = cp_context_trees[nd->tree_of[id]].tid;
+      if (nd->tree_of) tid = cp_context_trees[nd->tree_of[id]].tid;
       add_context_costs(s, c, id, sl, nd, OwnCode, nc);
       if (zk) cp_st_zk_add(zk, s, sl, c, id, tid);
    }
    for (id = nd->first_foreign[node]; id; id = nd->next_foreign[id]) {
       Context* c = cp_context_by_id(id);
-      tid = cp_context_trees[nd->tree_of[id]].tid;
+      if (nd->tree_of) tid = cp_context_trees[nd->tree_of[id]].tid;
       add_context_costs(s, c, id, sl, nd, ForeignCode, nc);
    }
    return tid;
@@ -959,7 +964,6 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    t1 = VG_(read_millisecond_timer)();
    cpu[2] = VG_(clo_stats) ? cpu_ms() : 0;
    build_nodes(&s, &sl, &nd, &zk);
-   nd.tree_of = cp_context_trees_by_id();
    /* pprof would get them at function granularity anyway: no need to
     * write and read each line's (docs/pprof.md#huge-profiles). */
    if (cp_pprof_max_samples() > 0
@@ -984,6 +988,12 @@ Bool cp_write_stacks_dump(const HChar* path, const SuperblockRuns* runs,
    cp_st_zk_write_locations(out, &zk, &s);
    write_regions(out);
    write_nodes(out, &nd);
+   /* The node records are written; the samples' threads are read
+    * instead, never both at once (the exit's peak). */
+   cp_heap_free(nd.record_parent);
+   cp_heap_free(nd.record_loc);
+   nd.record_parent = nd.record_loc = NULL;
+   nd.tree_of = cp_context_trees_by_id();
    cpu[3] = VG_(clo_stats) ? cpu_ms() : 0;
    samples = write_samples(out, &s, &sl, &nd, class_of, &line_samples,
                            &zk);
