@@ -13,6 +13,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"
 #include "cp_heap.h"
 #include "cp_hugemem.h"
 #include "cp_sys.h"
@@ -74,6 +75,12 @@ UInt cp_heap_size_class(SizeT bytes, SizeT* usable)
    return 4 + (msb - 6) * 4 + quarter_index;
 }
 
+/* Whether a freed block gave its pages back (cp_heap_free). */
+static Bool releases(const Header* h)
+{
+   return h->klass == LARGE || h->usable >= RELEASE_BYTES;
+}
+
 /* *fresh: the block was carved now, so it is zero and none of its pages
  * was touched. */
 static void* allocate(SizeT bytes, Bool* fresh)
@@ -114,6 +121,25 @@ void* cp_heap_malloc(const HChar* cost_centre, SizeT bytes)
    return allocate(bytes, &fresh);
 }
 
+/* Zeroes bytes of a block taken from a free list.  The pages a freed
+ * block gave back read as zero and are not resident: only the parts that
+ * stayed, and the list's link in the first word, are written, so that a
+ * table filled sparsely costs the pages written here too. */
+static void zero_reused(void* block, SizeT bytes)
+{
+   const Header* h = header_of(block);
+   Addr start = (Addr)block, end = start + bytes;
+   Addr given_lo = VG_PGROUNDUP(start), given_hi = VG_PGROUNDDN(start + h->usable);
+   if (!releases(h) || given_hi <= given_lo || end <= given_lo) {
+      VG_(memset)(block, 0, bytes);
+      return;
+   }
+   VG_(memset)(block, 0, given_lo - start);
+   /* The link, where the block starts on a page that was given back. */
+   *(FreeBlock*)block = (FreeBlock){ 0 };
+   if (end > given_hi) VG_(memset)((void*)given_hi, 0, end - given_hi);
+}
+
 /* A block carved now is zero already: a big table that is filled sparsely
  * (the stacks dump's maps and per-context arrays) then costs only the
  * pages written, not all of them. */
@@ -125,7 +151,7 @@ void* cp_heap_calloc(const HChar* cost_centre, SizeT count, SizeT size)
    (void)cost_centre;
    tl_assert(size == 0 || bytes / size == count);
    block = allocate(bytes, &fresh);
-   if (!fresh) VG_(memset)(block, 0, bytes);
+   if (!fresh) zero_reused(block, bytes);
    return block;
 }
 
