@@ -580,6 +580,18 @@ def focused(*args):
     m = re.search(r"accounting for (\d+),", out)
     return int(m.group(1)) if m else 0
 def region(name, *chain):
+    # pprof keeps only the last -focus: each of the region's stacks
+    # through chain[-1] must hold the whole chain, outermost first.
+    out, err = pprof(["-traces", "-tagfocus=region=" + name,
+                      "-focus=^%s$" % chain[-1]], pbs)
+    want = list(reversed(chain))
+    for t in out.split("-----------+")[1:]:
+        frames = [l.split()[-1] for l in t.splitlines()
+                  if re.match(r"^ +(\d+ +)?[^\s:]+$", l)]
+        if frames and not any(frames[i:i + len(want)] == want for i in range(len(frames))):
+            C.true(False, "%s: a stack of %s without %s: %s"
+                   % (name, chain[-1], " > ".join(chain), " < ".join(frames)))
+            break
     return focused("-tagfocus=region=" + name, *["-focus=^%s$" % f for f in chain])
 C.eq("shared: w1 under main > f1", incl("f1", "w1"), region("shared", "main", "f1", "w1"))
 C.eq("shared: w2 under main > g > f2", incl("f2", "w2"), region("shared", "main", "g", "f2", "w2"))
