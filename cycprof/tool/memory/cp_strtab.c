@@ -1,5 +1,6 @@
 /* cycprof: interned strings with dense ids, for name compression. */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cp_array.h"
@@ -118,28 +119,11 @@ static HChar* copy_of(StrTab* t, const HChar* s)
    return copy;
 }
 
-/* The slots for the ids there are, after cp_strtab_forget_lookups. */
-static void rebuild(StrTab* t)
-{
-   UInt id;
-   t->n_slots = 512;
-   while (4 * (ULong)t->count > 3 * (ULong)t->n_slots)
-      t->n_slots = (UInt)cp_tablesize_next(t->n_slots);
-   t->slots = cp_heap_calloc("cp.strtab.slots", t->n_slots, sizeof(Slot));
-   for (id = 1; id <= t->count; id++) {
-      UInt hash = hash_string(t->strings[id]);
-      UWord j = cp_tablesize_home(hash, t->n_slots);
-      while (t->slots[j].id) j = cp_tablesize_after(j, t->n_slots);
-      t->slots[j].id = id;
-      t->slots[j].hash = hash;
-   }
-}
-
 UInt cp_strtab_intern(StrTab* t, const HChar* s)
 {
    UInt hash = hash_string(s);
    Slot* slot;
-   if (!t->slots) rebuild(t);
+   tl_assert(t->slots);   /* not after cp_strtab_forget_lookups */
    slot = slot_for(t, s, hash);
    if (slot->id) return slot->id;
    /* Ids start at 1: string id is at index id. */

@@ -12,7 +12,7 @@ UInt         cp_strtab_intern(StrTab* t, const HChar* s);
 const HChar* cp_strtab_get(const StrTab* t, UInt id);
 UInt         cp_strtab_count(const StrTab* t);
 /* Frees the table that finds a string's id, which only interning reads:
- * ids keep their strings, and interning again builds it anew. */
+ * ids keep their strings; no interning may follow. */
 void         cp_strtab_forget_lookups(StrTab* t);
 void         cp_strtab_free(StrTab* t);
 
