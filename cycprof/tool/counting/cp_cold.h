@@ -73,7 +73,8 @@ void cp_cold_grow(Context* ctx, UInt len);
  * which leaves no more than that sixteenth of old chunks resident. */
 void cp_cold_region_closed(void);
 /* No array grows any more: the spare chunks of dense counters give their
- * pages back. */
+ * pages back, and the list of unpacked contexts, which only sweeps read,
+ * is freed. */
 void cp_cold_drop_spare(void);
 /* Makes a packed ctx's counters dense again. */
 void cp_cold_unpack(Context* ctx);

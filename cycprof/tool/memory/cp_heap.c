@@ -164,15 +164,15 @@ void cp_heap_free(void* block)
       return;
    }
    h = header_of(block);
+   /* The page that holds the header and the link stays (zero_reused
+    * counts on which pages go). */
+   if (releases(h)) cp_sys_release_pages(block, h->usable);
    if (h->klass == LARGE) {
-      /* The page that holds the header and the link stays. */
-      cp_sys_release_pages(block, h->usable);
       ((FreeBlock*)block)->next = free_large;
       free_large = block;
       return;
    }
    tl_assert(h->klass < N_CLASSES);
-   if (h->usable >= RELEASE_BYTES) cp_sys_release_pages(block, h->usable);
    ((FreeBlock*)block)->next = free_lists[h->klass];
    free_lists[h->klass] = block;
 }

@@ -120,14 +120,18 @@ static Int open_regular(const HChar* path)
    return -1;
 }
 
+/* The answer for a file open_regular opened, which it closes. */
+static Bool own_dwarf_closing(Int fd)
+{
+   Bool own = elf_dwarf(fd) != NoOwnDwarf;
+   VG_(close)(fd);
+   return own;
+}
+
 static Bool path_has_own_dwarf(const HChar* path)
 {
    Int fd = open_regular(path);
-   Bool own;
-   if (fd < 0) return True;
-   own = elf_dwarf(fd) != NoOwnDwarf;
-   VG_(close)(fd);
-   return own;
+   return fd < 0 ? True : own_dwarf_closing(fd);
 }
 
 /* Objects are few: a list of their files' answers. */
@@ -219,11 +223,7 @@ static Bool program_has_own_dwarf(const HChar* name)
       else if (len < sizeof path) VG_(memcpy)(path, dirs, len);
       else return True;
       VG_(snprintf)(path + len, sizeof path - len, "/%s", name);
-      if ((fd = open_regular(path)) >= 0) {
-         Bool own = elf_dwarf(fd) != NoOwnDwarf;
-         VG_(close)(fd);
-         return own;
-      }
+      if ((fd = open_regular(path)) >= 0) return own_dwarf_closing(fd);
       if (!end) break;
       dirs = end + 1;
    }
