@@ -103,6 +103,7 @@ void cp_request_sb_recount(Int delta)
 static void collect_set(Bool on)
 {
    cp_collect_base = on ? 1 : 0;
+   cp_dense_views_stale();
    republish();
 }
 

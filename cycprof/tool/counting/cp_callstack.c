@@ -60,13 +60,22 @@ static Frame* top_frame(ThreadStack* t)
    return t->depth ? &t->frames[t->depth - 1] : NULL;
 }
 
-/* The inline code reads the running thread's top frame from globals. */
-static inline void show_top(const Frame* top)
+/* The inline code reads the running thread's top frame from globals.
+ * The frame keeps its context's view: a return to it reads neither the
+ * context nor its counters' header.  The view must be right. */
+static inline void show_frame(const Frame* top)
 {
    cp_cur_ctx = top->ctx;
    cp_top_sp  = top->sp;
    cp_top_fn  = top->fn;
-   cp_context_publish(cp_cur_ctx);
+   cp_context_show(&top->view);
+}
+
+static inline void show_top(Frame* top)
+{
+   if (cp_context_view_stale(&top->view))
+      cp_context_view(top->ctx, &top->view);
+   show_frame(top);
 }
 
 static void publish(ThreadStack* t)
@@ -98,22 +107,20 @@ void cp_callstack_mark_live_contexts(void)
    }
 }
 
-/* Pushes onto a stack known to have room: inline, because plain calls
+/* Writes a frame of ctx, entered from `from`, onto a stack known to have
+ * room; counting the call is the caller's.  Inline, because plain calls
  * (call_fast) go through it. */
-static inline Frame* push_with_room(ThreadStack* t, Addr sp, Addr fn,
-                                    Addr callsite, Context* ctx,
-                                    FrameKind kind, CallSiteCache* site)
+static inline Frame* push_frame(ThreadStack* t, Addr sp, Addr fn,
+                                Addr callsite, Context* ctx, Context* from,
+                                FrameKind kind, CallSiteCache* site)
 {
    Frame* f = &t->frames[t->depth];
-   Context* from = context_of_depth(t, t->depth);
-   /* A call folded into a context already active (recursion) is not a
-    * new entry into it: callgrind counts only the outermost call too. */
-   if (cp_context_parent(ctx) == from) cp_context_count_call(ctx);
    t->depth++;
    f->sp = sp;
    f->fn = fn;
    f->callsite = callsite;
    f->ctx = ctx;
+   f->view.epoch = 0;
    f->from_ctx = from;
    f->kind = kind;
    f->by_jump = False;
@@ -123,13 +130,23 @@ static inline Frame* push_with_room(ThreadStack* t, Addr sp, Addr fn,
    return f;
 }
 
+/* A call folded into a context already active (recursion) is not a new
+ * entry into it: callgrind counts only the outermost call too. */
+static inline Bool is_entry(const Context* ctx, const Context* from)
+{
+   return cp_context_parent(ctx) == from;
+}
+
 static void push(ThreadStack* t, Addr sp, Addr fn, Addr callsite,
                  Context* ctx, FrameKind kind, CallSiteCache* site)
 {
+   Context* from;
    if (t->depth >= MAX_DEPTH) return;
    t->frames = cp_room_for_one("cp.stack.frames", t->frames, t->depth,
                                &t->capacity, sizeof(Frame), 64);
-   push_with_room(t, sp, fn, callsite, ctx, kind, site);
+   from = context_of_depth(t, t->depth);
+   if (is_entry(ctx, from)) cp_context_count_call(ctx);
+   push_frame(t, sp, fn, callsite, ctx, from, kind, site);
 }
 
 /* A handler running on an alternate stack may sit above the interrupted
@@ -196,21 +213,32 @@ UInt cp_callstack_max_depth(void)
    return deepest;
 }
 
-/* The usual call: the caller's frame lives on, the call site's cache is
- * right and the stack has room.  Does what the general path would. */
-static Bool call_fast(ThreadStack* t, CallSiteCache* site, Addr target,
-                      Addr sp)
+/* The usual call: the caller's frame lives on, the call site's cache and
+ * its view of the context are right, the stack has room and the context's
+ * count of calls does not wrap.  Does what the general path would, from
+ * the cache alone: it reads neither the context nor its header, and calls
+ * nothing, so that it saves no registers. */
+static inline Bool call_fast(ThreadStack* t, CallSiteCache* site,
+                             Addr target, Addr sp)
 {
    UInt d = t->depth;
    const Frame* caller;
+   Frame* f;
    if (d == 0 || d >= t->capacity || d >= MAX_DEPTH) return False;
    caller = &t->frames[d - 1];
    if (caller->sp < sp + CP_CALL_PUSHES_RETURN || site->target != target
-       || site->parent != caller->ctx || !site->ctx)
+       || site->parent != caller->ctx || !site->ctx
+       || cp_context_view_stale(&site->view))
       return False;
-   show_top(push_with_room(t, sp, site->fn, site->callsite, site->ctx,
-                           site->trampoline ? FrameTrampoline : FrameCall,
-                           site));
+   if (site->counts_call) {
+      DenseHeader* h = cp_dense_header((ULong*)site->view.base);
+      if (!site->view.has_array || h->calls == ~0u) return False;
+      h->calls++;
+   }
+   f = push_frame(t, sp, site->fn, site->callsite, site->ctx, site->parent,
+                  site->trampoline ? FrameTrampoline : FrameCall, site);
+   f->view = site->view;
+   show_frame(f);
    return True;
 }
 
@@ -224,12 +252,10 @@ static inline UInt earlier_way(const CallSiteCache* site,
    return k;
 }
 
-VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
+static void __attribute__((noinline))
+call(ThreadStack* t, CallSiteCache* site, Addr target, Addr sp)
 {
-   ThreadStack* t = current;
    Context* parent;
-   cp_stats.calls++;
-   if (call_fast(t, site, target, sp)) return;
    /* A frame whose return slot the call overwrites is dead already. */
    pop_below(t, sp + CP_CALL_PUSHES_RETURN);
    check_graft(current_tid, t);
@@ -264,10 +290,23 @@ VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
       }
       site->parent = parent;
       site->then_fn = 0;
+      site->counts_call = is_entry(site->ctx, parent);
+      site->view.epoch = 0;
    }
    push(t, sp, site->fn, site->callsite, site->ctx,
         site->trampoline ? FrameTrampoline : FrameCall, site);
    publish(t);
+   /* The next call from here can take the fast way. */
+   if (t->depth && top_frame(t)->site == site
+       && top_frame(t)->ctx == site->ctx)
+      site->view = top_frame(t)->view;
+}
+
+VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp)
+{
+   ThreadStack* t = current;
+   cp_stats.calls++;
+   if (!call_fast(t, site, target, sp)) call(t, site, target, sp);
 }
 
 /* With --fold-recursion=no every chain is a context of its own, and a
@@ -290,14 +329,15 @@ static Bool rewind_tail_loop(ThreadStack* t, Addr fn)
 }
 
 /* top becomes a frame of fn in ctx, entered from top->from_ctx; a call
- * into ctx unless recursion folded it (as push_with_room counts). */
+ * into ctx unless recursion folded it (as push counts). */
 static void retarget_frame(Frame* top, Addr fn, Context* ctx, Bool trampoline)
 {
    top->fn = fn;
    top->ctx = ctx;
+   top->view.epoch = 0;
    top->kind = trampoline ? FrameTrampoline : FrameCall;
    top->site = NULL;
-   if (cp_context_parent(ctx) == top->from_ctx) cp_context_count_call(ctx);
+   if (is_entry(ctx, top->from_ctx)) cp_context_count_call(ctx);
 }
 
 /* PLT stubs and the resolver hand over to the real callee; the outermost
@@ -446,26 +486,29 @@ static void switch_counters(SBInfo* sb)
    sb->cache_counters = counters;
 }
 
+static void __attribute__((noinline)) sp_rise(ThreadStack* t, Addr sp)
+{
+   pop_below(t, sp);
+   check_graft(current_tid, t);
+   publish(t);
+}
+
 VG_REGPARM(1) void cp_on_sp_rise(Addr sp)
 {
    ThreadStack* t = current;
    UInt d = t->depth;
    cp_stats.sp_rises++;
    /* The usual return: exactly the top frame dies (a signal frame may
-    * survive, see pop_below). */
+    * survive, see pop_below), to a frame of the thread's region set whose
+    * view is right: nothing to call, no register to save. */
    if (d >= 2 && t->frames[d - 1].sp < sp && t->frames[d - 2].sp >= sp
-       && t->frames[d - 1].kind != FrameSignal) {
+       && t->frames[d - 1].kind != FrameSignal && d - 1 >= t->graft_depth
+       && !cp_context_view_stale(&t->frames[d - 2].view)) {
       t->depth = d - 1;
-      if (UNLIKELY(t->depth < t->graft_depth)) {
-         graft(current_tid, t);
-         return;
-      }
-      show_top(&t->frames[d - 2]);
+      show_frame(&t->frames[d - 2]);
       return;
    }
-   pop_below(t, sp);
-   check_graft(current_tid, t);
-   publish(t);
+   sp_rise(t, sp);
 }
 
 /* Called at the start of a superblock that the current frame's function
@@ -485,7 +528,7 @@ VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
       cp_context_lend_scratch(sb);
    } else if (sb->owner == cp_context_owner(cp_cur_ctx)) {
       cp_context_cover(cp_cur_ctx, sb);
-      cp_context_publish(cp_cur_ctx);
+      publish(current);
    } else {
       cp_stats.foreign_blocks++;
       if (sb->cache_ctx != cp_cur_ctx) switch_counters(sb);
@@ -625,6 +668,7 @@ static void regraft(ThreadStack* t, UInt from, Context* base)
                                                : t->frames[i - 1].ctx);
       f->ctx = cp_context_enter(f->from_ctx, f->callsite, f->fn,
                                 f->kind == FrameSignal ? CtxSignal : CtxCall);
+      f->view.epoch = 0;
       old_below = old_ctx;
    }
    /* Popping frame `from` leaves code to run in the frame below it. */

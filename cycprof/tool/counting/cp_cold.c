@@ -25,6 +25,9 @@ static Bool      region_closed;
 
 static ColdStats stats;
 
+/* 0 is no view's: a view made stands for the epoch it was made in. */
+ULong cp_dense_epoch = 1;
+
 static UInt (*owner_of)(const Context* ctx);
 static void (*mark_live_contexts)(void);
 
@@ -94,6 +97,7 @@ static void pack_cold_contexts(Context* keep, ULong resident_bytes)
 {
    UInt i, kept = 0;
    ULong kept_bytes = 0;
+   cp_dense_views_stale();
    mark_live_contexts();
    cp_cur_ctx->recently_used = True;
    keep->recently_used = True;
@@ -155,6 +159,7 @@ void cp_cold_grow(Context* ctx, UInt len)
    if (!limit && !first)
       cp_densespace_free_sized(ctx->counters, words_for(old_len));
    ctx->counters = grown;
+   cp_dense_views_stale();
    if (first) remember_unpacked(ctx);
    if (ctx->in_region) carved_in_regions += words_for(len) * sizeof(ULong);
    carved = cp_densespace_bytes();
@@ -197,6 +202,7 @@ void cp_cold_unpack(Context* ctx)
    cp_packed_decode(copy, dense);
    ctx->counters = block;
    ctx->is_packed = False;
+   cp_dense_views_stale();
    remember_unpacked(ctx);
    stats.unpacked++;
 }

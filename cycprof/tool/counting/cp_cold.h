@@ -52,6 +52,17 @@ static inline UInt cp_context_dense_len(const Context* ctx)
    return cp_dense_header(cp_context_dense(ctx))->len;
 }
 
+/* Advances whenever any context's counters change place or length
+ * (grown, packed, unpacked, moved by a sweep), at every packing, which
+ * forgets what was published since the last, and when collection is
+ * switched: what was read of a context's counters before (cp_context.h's
+ * DenseView) must be read again.  64 bits never wrap. */
+extern ULong cp_dense_epoch;
+static inline void cp_dense_views_stale(void)
+{
+   cp_dense_epoch++;
+}
+
 /* The low 32 bits of ctx's calls. */
 UInt cp_cold_calls(const Context* ctx);
 

@@ -493,6 +493,7 @@ void cp_context_cover(Context* ctx, const SBInfo* sb)
 Bool cp_context_give_array(Context* ctx)
 {
    if (!ctx->is_packed && ctx->counters == CP_NO_ARRAY) {
+      /* Views stay good: neither handle of no array has counters. */
       ctx->counters = CP_NO_ARRAY_CALLED;
       return False;
    }

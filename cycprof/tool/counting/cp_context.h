@@ -69,21 +69,44 @@ static inline UInt cp_context_owner(const Context* ctx)
    return cp_context_edge_owners[ctx->edge];
 }
 
-/* Makes ctx's dense counters the current ones.  Inline: it runs on every
- * call and return. */
-static inline void cp_context_publish(Context* ctx)
+/* Reads ctx's view.  Marks ctx recently_used: every packing makes the
+ * views stale, so a context published since is read again first. */
+static inline void cp_context_view(Context* ctx, DenseView* v)
 {
    ULong* dense = cp_context_dense(ctx);
-   cp_dense.key = cp_dense_key(cp_collecting_in(ctx)
-                               ? cp_context_owner(ctx)
-                               : CP_OWNER_NOT_COLLECTING,
-                               cp_dense_header(dense)->len);
+   v->key = cp_dense_key(cp_collecting_in(ctx) ? cp_context_owner(ctx)
+                                               : CP_OWNER_NOT_COLLECTING,
+                         cp_dense_header(dense)->len);
+   v->base = (UWord)dense;
+   v->has_array = cp_context_has_array(ctx);
+   v->epoch = cp_dense_epoch;
+   ctx->recently_used = True;
+}
+
+static inline Bool cp_context_view_stale(const DenseView* v)
+{
+   return v->epoch != cp_dense_epoch;
+}
+
+/* Makes a view's counters the current ones.  Inline: it runs on every
+ * call and return. */
+static inline void cp_context_show(const DenseView* v)
+{
+   cp_dense.key = v->key;
    /* Only translations made while the running count is on read it, and
     * turning it on publishes again (cp_running_need, cp_collect.h). */
    if (cp_running_on) cp_dense.running = (UWord)&cp_running;
-   cp_dense.base = (UWord)dense;
-   ctx->recently_used = True;
+   cp_dense.base = v->base;
 }
+
+/* Makes ctx's dense counters the current ones. */
+static inline void cp_context_publish(Context* ctx)
+{
+   DenseView v;
+   cp_context_view(ctx, &v);
+   cp_context_show(&v);
+}
+
 /* For a superblock its frame's function does not own: base such that its
  * counters are at base + local, for this run of it only; the next
  * superblock finds no owner and calls the helper, which publishes again. */

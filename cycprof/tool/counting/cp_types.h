@@ -26,6 +26,17 @@ typedef struct RecentContexts {
    ULong*          counters[CP_RECENT_CONTEXTS];
 } RecentContexts;
 
+/* What publishing a context puts in the inline code's words (cp_dense,
+ * cp_context.h), kept where the context is published again and again (a
+ * frame, a call site's cache), so that a return or a cached call
+ * publishes without reading the context or its header: valid while
+ * epoch is cp_dense_epoch (cp_cold.h). */
+typedef struct DenseView {
+   UWord key, base;
+   ULong epoch;       /* 0: not made */
+   Bool  has_array;   /* cp_context_has_array: base's header counts calls */
+} DenseView;
+
 /* The last call made from a superblock ending in a call: most call sites
  * call the same function from the same context again and again.  The
  * call helper gets this, not the superblock, to touch less memory. */
@@ -35,6 +46,7 @@ typedef struct CallSiteCache {
    struct Context* parent;
    Addr            fn;
    struct Context* ctx;
+   DenseView       view;         /* of ctx */
    /* callsite interned, and (callsite, fn) once fn is known
     * (cp_context.h). */
    UInt            site_id, edge;
@@ -49,6 +61,9 @@ typedef struct CallSiteCache {
    } earlier[CP_CALL_SITE_WAYS];
    Bool            trampoline;
    UChar           next_way;   /* where the next miss saves its pair */
+   Bool            counts_call;  /* ctx's parent is parent: a call into
+                                  * ctx enters it (not folded
+                                  * recursion), so its calls count */
    /* For a PLT stub: the function it last handed over to, and the
     * context that took the stub's place (valid while ctx is). */
    Bool            then_trampoline;
@@ -156,8 +171,10 @@ typedef enum { FrameCall, FrameTrampoline, FrameSignal } FrameKind;
 typedef struct Frame {
    Addr      sp;       /* SP just after the call; popped once SP rises above */
    Addr      fn;
-   Addr      callsite; /* where control left the frame below */
    Context*  ctx;      /* context current while this frame is on top */
+   DenseView view;     /* of ctx, made when first published (epoch 0
+                        * until then) */
+   Addr      callsite; /* where control left the frame below */
    Context*  from_ctx; /* the context it was entered from */
    FrameKind kind;
    Bool      by_jump;  /* entered by a tail jump: it shares the return
