@@ -14,6 +14,7 @@ typedef struct {
    ULong foreign_blocks;   /*   code run in another function's frame */
    ULong context_misses;   /*     its cached counters were another context's */
    ULong recent_hits;      /* misses found among recent contexts */
+   ULong views;            /* contexts read to publish them (DenseView) */
    ULong cost_center_lookups;  /* misses that reached the hash table */
    ULong cost_centers;
    ULong probes;

@@ -7,6 +7,7 @@
 #include "cp_cold.h"        /* its counters: dense or packed */
 #include "cp_intern.h"
 #include "cp_owners.h"
+#include "cp_stats.h"
 #include "cp_types.h"
 
 /* on_new sets what a new context inherits from above (cp_collect.c's
@@ -81,6 +82,7 @@ static inline void cp_context_view(Context* ctx, DenseView* v)
    v->has_array = cp_context_has_array(ctx);
    v->epoch = cp_dense_epoch;
    ctx->recently_used = True;
+   cp_stats.views++;
 }
 
 static inline Bool cp_context_view_stale(const DenseView* v)

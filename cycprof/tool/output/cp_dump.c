@@ -504,6 +504,9 @@ void cp_dump_all(void)
                 "found among recent contexts)\n",
                 cp_stats.function_entries, cp_stats.foreign_blocks,
                 cp_stats.context_misses, cp_stats.recent_hits);
+      VG_(dmsg)("cycprof: %llu contexts read to publish them, %llu "
+                "changes of counters that made what was read stale\n",
+                cp_stats.views, cp_dense_epoch - 1);
       VG_(dmsg)("cycprof: %llu cost-center lookups, %llu cost centers, "
                 "%llu probes, %llu edges\n", cp_stats.cost_center_lookups,
                 cp_stats.cost_centers, cp_stats.probes, cp_stats.edges);
