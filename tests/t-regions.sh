@@ -54,15 +54,16 @@ PY
 }
 register regions-callgrind-requests t_regions_callgrind_requests
 
-# Collection toggled around a call made before from the same call site:
-# its call and the returns of the toggled round publish counters from
-# views made before the toggle (cp_context.h), which must not count the
-# round. Oracle: callgrind's self costs of the functions called.
+# Collection toggled around a call made before from the same call site
+# (cgreq's rounds): its call and the returns of the toggled rounds publish
+# counters from views made before the toggle (cp_context.h), which must
+# not count those rounds. Oracle: callgrind's self costs of the functions
+# called.
 t_regions_toggle_repeat() {
     need_tool
-    region_prog cgtoggle
-    callgrind_file cg "$BIN/cgtoggle" 200
-    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/cgtoggle" 200 \
+    region_prog cgreq
+    callgrind_file cg "$BIN/cgreq" 200 rounds
+    cycprof "$PWD/cp" "$PWD/cp.log" --pprof=no -- "$BIN/cgreq" 200 rounds \
         >cp.stdout 2>&1 </dev/null
     pycheck cg cp <<'PY' || true
 import sys
@@ -70,7 +71,7 @@ from cyc import *
 C = Checker()
 cg, cp = parse_callgrind(sys.argv[1]), parse_callgrind(sys.argv[2])
 # main's own cost differs where lazy binding runs (docs/attribution.md).
-for fn in ("work", "leaf"):
+for fn in ("bench", "leaf"):
     C.eq("self Ir of %s" % fn, cg.fn_self.get(fn, 0), cp.fn_self.get(fn, 0))
 C.done()
 PY
