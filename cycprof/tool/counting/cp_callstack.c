@@ -516,8 +516,9 @@ VG_REGPARM(1) void cp_on_sp_rise(Addr sp)
  * counters come from the context's table), a function is entered other
  * than by a call, or a superblock lent counters before.  Leaves the
  * superblock's counters in cp_dense. */
-VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp)
+VG_REGPARM(1) void cp_on_block_entry(SBInfo* sb)
 {
+   Addr sp = VG_(get_SP)(VG_(get_running_tid)());
    cp_stats.block_entries++;
    /* SP rises are caught at returns and computed jumps; a direct jump
     * after an SP change (hand-written code) is caught here. */

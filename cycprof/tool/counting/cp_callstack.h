@@ -28,7 +28,10 @@ void cp_callstack_mark_live_contexts(void);
 /* Helpers called from instrumented code, see cp_instrument.c. */
 VG_REGPARM(3) void cp_on_call(CallSiteCache* site, Addr target, Addr sp);
 VG_REGPARM(1) void cp_on_sp_rise(Addr sp);
-VG_REGPARM(2) void cp_on_block_entry(SBInfo* sb, Addr sp);
+/* Runs before any statement of the superblock: the guest state in
+ * memory is whole there, and it reads SP from it rather than taking it
+ * as an argument, which every superblock would compute. */
+VG_REGPARM(1) void cp_on_block_entry(SBInfo* sb);
 VG_REGPARM(3) void cp_on_link_return(Addr target, Addr sp, UWord is_ret);
 
 #endif

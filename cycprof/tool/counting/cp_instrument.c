@@ -53,10 +53,8 @@ static void note_jump_site(IRSB* out, Addr site, IRExpr* taken)
  * frame may share its owner with another function, so owning the entry
  * does not mean being that function's frame).  Returns the address of
  * the superblock's counters. */
-static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
-                            const VexGuestLayout* layout)
+static IRExpr* add_prologue(IRSB* out, SBInfo* sb)
 {
-   IRExpr* sp = cp_ir_get_sp(out, layout);
    IRExpr* distance = cp_ir_binop(out, Iop_Sub64,
                                   cp_ir_load64(out, &cp_dense.key),
                                   cp_ir_word(cp_dense_key(sb->owner,
@@ -76,8 +74,8 @@ static IRExpr* add_prologue(IRSB* out, SBInfo* sb,
                                           cp_ir_word(sb->addr)));
    need = cp_ir_tmp(out, Ity_I1,
                     IRExpr_Binop(Iop_CmpNE64, uncovered, cp_ir_word(0)));
-   cp_ir_call_if(out, need, 2, "cp_on_block_entry", cp_on_block_entry,
-                 mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), sp));
+   cp_ir_call_if(out, need, 1, "cp_on_block_entry", cp_on_block_entry,
+                 mkIRExprVec_1(mkIRExpr_HWord((HWord)sb)));
    return cp_ir_binop(out, Iop_Add64, cp_ir_load64(out, &cp_dense.base),
                       cp_ir_word(sb->local * sizeof(ULong)));
 }
@@ -162,7 +160,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* in,
    for (i = 0; i < (UInt)in->stmts_used; i++) {
       IRStmt* st = in->stmts[i];
       if (!counters && st->tag == Ist_IMark) {
-         counters = add_prologue(out, sb, layout);
+         counters = add_prologue(out, sb);
          if (cp_running_on) running = cp_ir_load64(out, &cp_dense.running);
       }
       /* The zkVM model's calls: after the prologue, which sets the
